@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                 build lps001wp.ko for the running kernel
+#   make KDIR=<dir>      build against another kernel tree or headers
+#   make install         modules_install + depmod
+#   make check           every test (sets itself up on Debian 12; needs root)
+#   make demo            boot the simulated board in QEMU and show live readings
+#   make lint            the quality gates (part of make check)
+
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+
+.PHONY: all modules clean install modules_install check demo lint
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+install: modules_install
+	depmod -a $(KERNELRELEASE)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+check:
+	bash tests/check.sh
+
+demo:
+	bash tests/demo.sh
+
+lint:
+	bash tests/lint.sh

@@ -1,0 +1,129 @@
+#!/bin/bash
+# make check: every test of the project, from a fresh Debian 12 machine.
+#
+#   check.sh                 everything
+#   check.sh --guest-only    only the test-kernel guest run (for development)
+#   GUEST_SUITES=a,b         only these guest suites (names of tests/guest/NN-*.sh)
+#
+# Each stage prints TAP lines ("ok - ..." / "not ok - ..."); this script
+# collects them, prints one line per test and a final "N passed, N failed".
+# Exits non-zero on any failure, kernel splat or timeout.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BENCH_BUILD:-$root/build}
+guest_only=0
+[ "${1:-}" = --guest-only ] && guest_only=1
+
+mkdir -p "$build"
+tap=$build/results.tap
+: > "$tap"
+times=()
+
+# stage NAME COMMAND...: run COMMAND, keep its TAP lines, time it. A stage
+# that fails without reporting a failing test is itself a failed test.
+stage() {
+	local name=$1 start rc out
+	shift
+	echo "--- $name" >&2
+	start=$(date +%s)
+	out=$("$@")
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(ok|not ok) ' >> "$tap"
+	if [ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok '; then
+		echo "not ok - $name: stage failed with status $rc" >> "$tap"
+	fi
+	times+=("$name $(( $(date +%s) - start ))s")
+	return "$rc"
+}
+
+tap_result() {
+	if [ "$2" = 0 ]; then echo "ok - $1"; else echo "not ok - $1 # ${3:-}"; fi
+}
+
+# build_modules KDIR OUT [make args]: the driver and the simulator, W=1, in
+# a scratch copy so the work tree stays clean. Any warning fails.
+build_modules() {
+	local kdir=$1 out=$2 rc=0
+	shift 2
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$out/"
+	mkdir -p "$out/tests"
+	cp -a "$root/tests/kunit" "$root/tests/sim" "$out/tests/"
+	make -C "$kdir" M="$out" W=1 "$@" modules > "$out/build.log" 2>&1 || rc=1
+	if [ -f "$out/tests/sim/Kbuild" ]; then
+		make -C "$kdir" M="$out/tests/sim" W=1 modules >> "$out/build.log" 2>&1 || rc=1
+	fi
+	if grep -q 'warning:' "$out/build.log"; then
+		grep -B2 -A4 'warning:' "$out/build.log" >&2
+		rc=1
+	fi
+	[ "$rc" = 0 ] || tail -n 30 "$out/build.log" >&2
+	tap_result "build: modules against $(basename "$kdir") with W=1, no warnings" "$rc" "see $out/build.log"
+	return "$rc"
+}
+
+# Patterns of a kernel splat in the guest console.
+splat_re='WARNING:|BUG:|KASAN|Oops|general protection|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN_ON|sleeping function called from invalid context|INFO: task .* blocked|unreferenced object|Kernel panic|UBSAN'
+
+# guest_run KERNEL INITRD NAME [kernel args]: boot, collect TAP, check for
+# splats and for the guest reaching its end.
+guest_run() {
+	local kernel=$1 initrd=$2 name=$3 rc=0 console results
+	shift 3
+	console=$build/$name-console.log
+	results=$build/$name-results.log
+	rm -f "$console" "$results"
+	bash "$root/tests/qemu.sh" "$kernel" "$initrd" "${BENCH_TIMEOUT:-1500}" "$console" "$results" "$@" || rc=$?
+	tr -d '\r' < "$results" | grep -E '^(ok|not ok) ' | sed -E "s/^(ok|not ok) - /\1 - $name\//"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "not ok - $name: guest finished within ${BENCH_TIMEOUT:-1500}s # timeout"
+	elif tr -d '\r' < "$results" | grep -q '^# BENCH-DONE'; then
+		echo "ok - $name: guest ran to the end"
+	else
+		echo "not ok - $name: guest ran to the end # qemu status $rc, see $console"
+	fi
+	if grep -Eq "$splat_re" "$console"; then
+		echo "not ok - $name: no kernel splat # $(grep -Em1 "$splat_re" "$console" | tr -d '\r')"
+		grep -E -A30 "$splat_re" "$console" | head -n 80 >&2
+	else
+		echo "ok - $name: no kernel splat"
+	fi
+}
+
+test_kernel_pass() {
+	local kdir kver
+	kdir=$(bash "$root/tests/kernel/build.sh") || { echo "not ok - kernel: test kernel builds"; return 1; }
+	echo "ok - kernel: test kernel builds"
+	kver=$(make -s -C "$kdir" kernelrelease)
+	build_modules "$kdir" "$build/test-modules" LPS001WP_KUNIT=1 || return 1
+	rm -rf "$build/modroot"
+	make -s -C "$kdir" INSTALL_MOD_PATH="$build/modroot" modules_install > /dev/null
+	local kos=("$build/test-modules/lps001wp.ko")
+	[ -f "$build/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$build/test-modules/tests/sim/lps001wp_sim.ko")
+	bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" "$build/modroot" "$kver" "${kos[@]}" || return 1
+	guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \
+		bench.mode=check "bench.suites=${GUEST_SUITES:-}"
+}
+
+stock_pass() {
+	bash "$root/tests/stock.sh" "$build" || return 1
+	guest_run "$(cat "$build/stock-kernel")" "$build/initramfs-stock.cpio.gz" stock \
+		bench.mode=check bench.suites=15-stub
+}
+
+overall=0
+stage deps bash "$root/tests/deps.sh" || overall=1
+stage test-kernel test_kernel_pass || overall=1
+if [ "$guest_only" = 0 ]; then
+	stage stock-kernel stock_pass || overall=1
+fi
+
+echo >&2
+cat "$tap"
+passed=$(grep -c '^ok ' "$tap")
+failed=$(grep -c '^not ok ' "$tap")
+printf '# time: %s\n' "${times[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$overall" = 0 ]

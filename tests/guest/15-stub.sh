@@ -1,0 +1,71 @@
+# shellcheck shell=sh
+# The driver on an SMBus-only adapter (i2c-stub): registers preloaded with
+# i2cset, device made through new_device, as a user without the simulator
+# (or on Debian's stock kernel) would. i2c-stub ignores the auto-increment
+# bit, so every register the driver reads is preloaded at both its address
+# and address | 0x80.
+
+ADDR=0x5c
+
+stub_load() {
+	modprobe i2c-stub chip_addr=$ADDR || return 1
+	BUS=$(i2c_bus_of "SMBus stub driver") || return 1
+}
+
+# preload REG VALUE: at REG and REG | 0x80.
+preload() {
+	i2cset -f -y "$BUS" $ADDR "$1" "$2" b
+	i2cset -f -y "$BUS" $ADDR $(( $1 | 0x80 )) "$2" b
+}
+
+preload_chip() {
+	preload 0x0f "$1"       # WHO_AM_I
+	preload 0x27 0x03       # STATUS: P_DA | T_DA, so the data-ready poll ends
+	preload 0x28 0x54       # PRESS_OUT 0x3f54 = 16212 = 1013.25 mbar
+	preload 0x29 0x3f
+	preload 0x2a 0x40       # TEMP_OUT 0x0640 = 1600 = 25 degC
+	preload 0x2b 0x06
+	preload 0x2c 0xc0       # DELTA 0xffc0 = -64 = -4 mbar
+	preload 0x2d 0xff
+}
+
+new_device() {
+	echo "lps001wp $ADDR" > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
+}
+
+delete_device() {
+	echo "$ADDR" > "/sys/bus/i2c/devices/i2c-$BUS/delete_device"
+}
+
+modprobe lps001wp
+check_true "i2c-stub loads with a chip at $ADDR" stub_load
+
+preload_chip 0xba
+new_device
+if dev=$(iio_dev lps001wp); then
+	pass "probe on an SMBus-only adapter registers an IIO device"
+	check_eq "in_pressure_raw from PRESS_OUT" 16212 "$(cat "$dev/in_pressure_raw")"
+	check_eq "in_pressure_scale is 1/160 kPa" 0.006250000 "$(cat "$dev/in_pressure_scale")"
+	check_eq "in_temp_raw from TEMP_OUT (signed)" 1600 "$(cat "$dev/in_temp_raw")"
+	check_eq "in_temp_scale is 15.625 m°C" 15.625000000 "$(cat "$dev/in_temp_scale")"
+	check_eq "in_pressure1_raw from DELTA (signed)" -64 "$(cat "$dev/in_pressure1_raw")"
+	# Probe sets BDU (bit 2) and leaves PD (bit 6) clear: read the register
+	# the driver wrote (writes carry no auto-increment bit).
+	ctrl1=$(i2cget -f -y "$BUS" $ADDR 0x20 b)
+	check_eq "CTRL_REG1 has BDU set" 4 $(( ctrl1 & 0x04 ))
+else
+	fail "probe on an SMBus-only adapter registers an IIO device" "no iio device named lps001wp"
+fi
+delete_device
+
+# A sibling part answers at the same address: probe must refuse it.
+preload_chip 0xbb
+dmesg -c > /dev/null
+new_device
+check_false "WHO_AM_I 0xbb: no IIO device" iio_dev lps001wp
+check_true "WHO_AM_I 0xbb: the log names the value and LPS331AP" \
+	sh -c 'dmesg | grep -i lps001wp | grep -i 0xbb | grep -q LPS331AP'
+delete_device
+
+rmmod i2c-stub
+rmmod lps001wp
