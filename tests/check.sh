@@ -16,6 +16,10 @@ guest_only=0
 [ "${1:-}" = --guest-only ] && guest_only=1
 
 mkdir -p "$build"
+# One run at a time per build directory: concurrent runs would overwrite
+# each other's modules and logs (and share two cores).
+exec 8>"$build/.lock"
+flock 8
 tap=$build/results.tap
 : > "$tap"
 times=()
