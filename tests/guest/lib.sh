@@ -39,9 +39,9 @@ check_false() {
 }
 
 # write_errno FILE VALUE: writes VALUE to FILE, prints "0" on success or the
-# error text busybox reports (e.g. "Invalid argument").
+# errno name (EINVAL, ...). Uses echo: busybox's printf reports no error text.
 write_errno() {
-	if err=$( { printf '%s' "$2" > "$1"; } 2>&1 ); then echo 0; else
+	if err=$( { echo "$2" > "$1"; } 2>&1 ); then echo 0; else
 		case "$err" in
 		*"Invalid argument"*) echo EINVAL ;;
 		*"Device or resource busy"*) echo EBUSY ;;
