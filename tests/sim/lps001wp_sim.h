@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel side of the LPS001WP simulator: an I2C adapter hosting two chips,
+ * their sample timers and interrupt lines, and the debugfs control plane.
+ */
+#ifndef LPS001WP_SIM_H
+#define LPS001WP_SIM_H
+
+#include <linux/hrtimer.h>
+#include <linux/i2c.h>
+#include <linux/mutex.h>
+#include <linux/property.h>
+#include <linux/spinlock.h>
+
+#include "lps001wp_sim_model.h"
+
+#define LPS_SIM_NUM_CHIPS	2
+#define LPS_SIM_NUM_PADS	2
+
+struct lps_sim;
+
+/* Software node of one instantiated client */
+struct lps_sim_node {
+	struct property_entry props[2];
+	struct software_node swnode;
+};
+
+struct lps_sim_chip {
+	struct lps_sim *sim;
+	unsigned int index;
+	u16 addr;
+
+	/*
+	 * Guards the model and everything the sample timer touches; taken
+	 * from hard interrupt context, so always with interrupts off.
+	 */
+	spinlock_t lock;
+	struct lps_model model;
+	int pad_level[LPS_SIM_NUM_PADS];
+	u64 irqs[LPS_SIM_NUM_PADS];
+	u64 transfers;
+	u64 bytes;
+
+	/* The rest is process context only, under sim->lock. */
+	struct hrtimer timer;
+	struct hrtimer boot_timer;
+	bool running;
+	unsigned int run_dr;
+	u64 run_power_ups;
+	ktime_t powered_since;
+	u64 powered_ns;
+
+	unsigned int fault_nak;
+	unsigned int fault_eio;
+	unsigned int fault_nak_every;
+	unsigned int fault_eio_every;
+	u64 fault_seq;
+	int fault_whoami;		/* -1: no override */
+	bool fault_stuck_status;
+
+	unsigned int virq[LPS_SIM_NUM_PADS];
+	struct i2c_client *client;
+	struct lps_sim_node *node;
+};
+
+struct lps_sim {
+	struct i2c_adapter adap;
+	struct fwnode_handle *fwnode;
+	struct irq_domain *domain;
+	struct dentry *root;
+	/* Serialises bus transfers, debugfs commands and timer set-up. */
+	struct mutex lock;
+	/* Serialises new_device/delete_device; held across driver probe. */
+	struct mutex clients_lock;
+	struct lps_sim_chip chip[LPS_SIM_NUM_CHIPS];
+};
+
+struct lps_sim *lps_sim_create(const char *name, bool control);
+void lps_sim_destroy(struct lps_sim *sim);
+void lps_sim_chip_reset(struct lps_sim_chip *c);
+
+#endif /* LPS001WP_SIM_H */

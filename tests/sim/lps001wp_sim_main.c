@@ -1,0 +1,1000 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LPS001WP simulator: an I2C adapter "lps001wp-sim" with two emulated chips
+ * at 0x5c and 0x5d, sample timers, simulated INT1/INT2 lines and a debugfs
+ * control plane (see README.md beside this file).
+ *
+ * Test-only module.
+ */
+
+#include <linux/bitops.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irq_sim.h>
+#include <linux/irqdomain.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "lps001wp_sim.h"
+
+#define LPS_SIM_NAME		"lps001wp-sim"
+#define LPS_SIM_CLIENT_NAME	"lps001wp"
+#define LPS_SIM_ADDR0		0x5c
+#define LPS_SIM_CMD_MAX		128
+#define LPS_SIM_DUMP_REGS	0x40
+
+static struct lps_sim *lps_sim;
+
+static struct lps_sim_chip *lps_sim_chip_at(struct lps_sim *sim, u16 addr,
+					    u16 flags)
+{
+	if (flags & I2C_M_TEN)
+		return NULL;
+	if (addr < LPS_SIM_ADDR0 || addr >= LPS_SIM_ADDR0 + LPS_SIM_NUM_CHIPS)
+		return NULL;
+	return &sim->chip[addr - LPS_SIM_ADDR0];
+}
+
+/*
+ * Turns pad level changes into interrupts. Called with chip->lock held;
+ * returns the pads to fire once the lock is dropped.
+ */
+static unsigned int lps_sim_pads(struct lps_sim_chip *c)
+{
+	unsigned int pad, fire = 0;
+
+	for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++) {
+		int lvl = lps_model_pad_level(&c->model, pad);
+		struct irq_data *d;
+		u32 edge;
+
+		/* a floating pad keeps the line where it was */
+		if (lvl == LPS_PAD_HIZ || lvl == c->pad_level[pad])
+			continue;
+		c->pad_level[pad] = lvl;
+
+		edge = lvl ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING;
+		d = irq_get_irq_data(c->virq[pad]);
+		/* irq_sim drops what arrives on a masked line: do not count it */
+		if (!d || irqd_irq_masked(d) || !(irqd_get_trigger_type(d) & edge))
+			continue;
+		fire |= BIT(pad);
+		c->irqs[pad]++;
+	}
+	return fire;
+}
+
+/* irq_sim takes the descriptor lock: never call this under chip->lock */
+static void lps_sim_fire(struct lps_sim_chip *c, unsigned int fire)
+{
+	unsigned int pad;
+
+	for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
+		if (fire & BIT(pad))
+			irq_set_irqchip_state(c->virq[pad],
+					      IRQCHIP_STATE_PENDING, true);
+}
+
+static void lps_sim_update_pads(struct lps_sim_chip *c)
+{
+	unsigned long flags;
+	unsigned int fire;
+
+	spin_lock_irqsave(&c->lock, flags);
+	fire = lps_sim_pads(c);
+	spin_unlock_irqrestore(&c->lock, flags);
+	lps_sim_fire(c, fire);
+}
+
+static enum hrtimer_restart lps_sim_sample_fn(struct hrtimer *t)
+{
+	struct lps_sim_chip *c = container_of(t, struct lps_sim_chip, timer);
+	unsigned long flags;
+	unsigned int fire;
+	u64 n;
+
+	spin_lock_irqsave(&c->lock, flags);
+	if (!lps_model_powered(&c->model)) {
+		spin_unlock_irqrestore(&c->lock, flags);
+		return HRTIMER_NORESTART;
+	}
+	n = lps_model_period_ns(lps_model_dr(&c->model));
+	n = hrtimer_forward_now(t, ns_to_ktime(n));
+	n = min_t(u64, n, LPS_MAX_CATCHUP);
+	while (n--)
+		lps_model_tick(&c->model);
+	fire = lps_sim_pads(c);
+	spin_unlock_irqrestore(&c->lock, flags);
+
+	lps_sim_fire(c, fire);
+	return HRTIMER_RESTART;
+}
+
+static enum hrtimer_restart lps_sim_boot_fn(struct hrtimer *t)
+{
+	struct lps_sim_chip *c = container_of(t, struct lps_sim_chip, boot_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	lps_model_boot_done(&c->model);
+	spin_unlock_irqrestore(&c->lock, flags);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Brings the timers in line with CTRL_REG1/CTRL_REG2 after an access.
+ * Runs under sim->lock without chip->lock, so hrtimer_cancel() may wait
+ * for a callback that takes chip->lock.
+ */
+static void lps_sim_sync(struct lps_sim_chip *c)
+{
+	ktime_t now = ktime_get();
+	unsigned long flags;
+	unsigned int dr;
+	bool pd, boot;
+	u64 ups;
+
+	lockdep_assert_held(&c->sim->lock);
+
+	spin_lock_irqsave(&c->lock, flags);
+	pd = lps_model_powered(&c->model);
+	dr = lps_model_dr(&c->model);
+	ups = c->model.power_ups;
+	boot = c->model.ctrl2 & LPS_CTRL2_BOOT;
+	spin_unlock_irqrestore(&c->lock, flags);
+
+	if (boot && !hrtimer_active(&c->boot_timer))
+		hrtimer_start(&c->boot_timer, ms_to_ktime(LPS_BOOT_DELAY_MS),
+			      HRTIMER_MODE_REL);
+
+	if (pd == c->running &&
+	    (!pd || (dr == c->run_dr && ups == c->run_power_ups)))
+		return;
+
+	hrtimer_cancel(&c->timer);
+	if (pd && !c->running)
+		c->powered_since = now;
+	else if (!pd && c->running)
+		c->powered_ns += ktime_to_ns(ktime_sub(now, c->powered_since));
+	c->running = pd;
+	c->run_dr = dr;
+	c->run_power_ups = ups;
+	if (!pd)
+		return;
+	if (dr == LPS_DR_RESERVED)
+		pr_notice_once("%s: reserved DR code 10 behaves as 01\n",
+			       LPS_SIM_NAME);
+	hrtimer_start(&c->timer, ns_to_ktime(lps_model_period_ns(dr)),
+		      HRTIMER_MODE_REL);
+}
+
+static int lps_sim_fault(struct lps_sim_chip *c)
+{
+	c->fault_seq++;
+	if (c->fault_nak) {
+		c->fault_nak--;
+		return -ENXIO;
+	}
+	if (c->fault_eio) {
+		c->fault_eio--;
+		return -EIO;
+	}
+	if (c->fault_nak_every && c->fault_seq % c->fault_nak_every == 0)
+		return -ENXIO;
+	if (c->fault_eio_every && c->fault_seq % c->fault_eio_every == 0)
+		return -EIO;
+	return 0;
+}
+
+static void lps_sim_msg(struct lps_sim_chip *c, struct i2c_msg *msg)
+{
+	struct lps_model *m = &c->model;
+	unsigned long flags;
+	unsigned int fire;
+	u16 i;
+	u8 reg;
+
+	/*
+	 * One message is atomic with respect to sampling, so a burst read
+	 * never tears; separate transfers can.
+	 */
+	spin_lock_irqsave(&c->lock, flags);
+	if (msg->flags & I2C_M_RD) {
+		for (i = 0; i < msg->len; i++) {
+			u8 val = lps_model_read_next(m, &reg);
+
+			if (reg == LPS_REG_WHO_AM_I && c->fault_whoami >= 0)
+				val = c->fault_whoami;
+			else if (reg == LPS_REG_STATUS && c->fault_stuck_status)
+				val = 0;
+			msg->buf[i] = val;
+		}
+	} else if (msg->len) {
+		lps_model_set_sub(m, msg->buf[0]);
+		for (i = 1; i < msg->len; i++)
+			lps_model_write_next(m, msg->buf[i]);
+	}
+	c->bytes += msg->len;
+	fire = lps_sim_pads(c);
+	spin_unlock_irqrestore(&c->lock, flags);
+
+	lps_sim_fire(c, fire);
+}
+
+static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
+			int num)
+{
+	struct lps_sim *sim = i2c_get_adapdata(adap);
+	unsigned long used = 0;
+	struct lps_sim_chip *c;
+	unsigned int idx;
+	int i, ret;
+
+	for (i = 0; i < num; i++) {
+		c = lps_sim_chip_at(sim, msgs[i].addr, msgs[i].flags);
+		if (!c)
+			return -ENXIO;
+		if (msgs[i].flags & I2C_M_RECV_LEN)
+			return -EOPNOTSUPP;
+		used |= BIT(c->index);
+	}
+
+	mutex_lock(&sim->lock);
+	for_each_set_bit(idx, &used, LPS_SIM_NUM_CHIPS) {
+		c = &sim->chip[idx];
+		spin_lock_irq(&c->lock);
+		c->transfers++;
+		spin_unlock_irq(&c->lock);
+		ret = lps_sim_fault(c);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < num; i++)
+		lps_sim_msg(lps_sim_chip_at(sim, msgs[i].addr, msgs[i].flags),
+			    &msgs[i]);
+	for_each_set_bit(idx, &used, LPS_SIM_NUM_CHIPS)
+		lps_sim_sync(&sim->chip[idx]);
+	ret = num;
+out:
+	mutex_unlock(&sim->lock);
+	return ret;
+}
+
+static u32 lps_sim_func(struct i2c_adapter *adap)
+{
+	return I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL;
+}
+
+static const struct i2c_algorithm lps_sim_algo = {
+	.master_xfer	= lps_sim_xfer,
+	.functionality	= lps_sim_func,
+};
+
+/* ---- debugfs helpers ---- */
+
+static ssize_t lps_sim_get_cmd(const char __user *ubuf, size_t count,
+			       char *buf)
+{
+	if (count >= LPS_SIM_CMD_MAX)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return count;
+}
+
+/* Next whitespace-separated token, or NULL at the end. */
+static char *lps_sim_token(char **s)
+{
+	char *tok;
+
+	if (!*s)
+		return NULL;
+	*s = skip_spaces(*s);
+	if (!**s)
+		return NULL;
+	tok = *s;
+	while (**s && !isspace(**s))
+		(*s)++;
+	if (**s)
+		*(*s)++ = '\0';
+	return tok;
+}
+
+static int lps_sim_s32(char **s, s32 min, s32 max, s32 *val)
+{
+	char *tok = lps_sim_token(s);
+	int ret;
+
+	if (!tok)
+		return -EINVAL;
+	ret = kstrtos32(tok, 0, val);
+	if (ret)
+		return ret;
+	return (*val < min || *val > max) ? -EINVAL : 0;
+}
+
+static int lps_sim_end(char **s)
+{
+	return lps_sim_token(s) ? -EINVAL : 0;
+}
+
+#define LPS_SIM_FOPS(name)						\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	return single_open(file, name##_show, inode->i_private);	\
+}									\
+static const struct file_operations name##_fops = {			\
+	.owner		= THIS_MODULE,					\
+	.open		= name##_open,					\
+	.read		= seq_read,					\
+	.write		= name##_write,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+
+static struct lps_sim_chip *lps_sim_file_chip(struct file *file)
+{
+	return ((struct seq_file *)file->private_data)->private;
+}
+
+/* ---- per-chip files ---- */
+
+static int lps_sim_regs_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+	u8 regs[LPS_SIM_DUMP_REGS];
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&c->lock, flags);
+	for (i = 0; i < LPS_SIM_DUMP_REGS; i++)
+		regs[i] = lps_model_peek(&c->model, i);
+	spin_unlock_irqrestore(&c->lock, flags);
+
+	for (i = 0; i < LPS_SIM_DUMP_REGS; i++)
+		seq_printf(sf, "0x%02x 0x%02x\n", i, regs[i]);
+	return 0;
+}
+
+static ssize_t lps_sim_regs_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct lps_sim_chip *c = lps_sim_file_chip(file);
+	char buf[LPS_SIM_CMD_MAX], *s = buf;
+	s32 reg, val;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	if (lps_sim_s32(&s, 0, LPS_NUM_ADDRS - 1, &reg) ||
+	    lps_sim_s32(&s, 0, 0xff, &val) || lps_sim_end(&s))
+		return -EINVAL;
+
+	mutex_lock(&c->sim->lock);
+	spin_lock_irq(&c->lock);
+	lps_model_poke(&c->model, reg, val);
+	spin_unlock_irq(&c->lock);
+	lps_sim_update_pads(c);
+	lps_sim_sync(c);
+	mutex_unlock(&c->sim->lock);
+	return count;
+}
+
+LPS_SIM_FOPS(lps_sim_regs);
+
+static int lps_sim_stimulus_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+	struct lps_stimulus s;
+
+	spin_lock_irq(&c->lock);
+	s = c->model.stim;
+	spin_unlock_irq(&c->lock);
+
+	switch (s.mode) {
+	case LPS_STIM_CONST:
+		seq_printf(sf, "const %d %d\n", s.p0, s.t0);
+		break;
+	case LPS_STIM_RAMP:
+		seq_printf(sf, "ramp %d %d %d %d\n", s.p0, s.dp, s.t0, s.dt);
+		break;
+	case LPS_STIM_COUNTER:
+		seq_printf(sf, "counter %d %d\n", s.p0, s.t0);
+		break;
+	}
+	return 0;
+}
+
+static ssize_t lps_sim_stimulus_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct lps_sim_chip *c = lps_sim_file_chip(file);
+	char buf[LPS_SIM_CMD_MAX], *s = buf, *mode;
+	enum lps_stim_mode m;
+	s32 p0, t0, dp = 0, dt = 0;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	mode = lps_sim_token(&s);
+	if (!mode)
+		return -EINVAL;
+	if (!strcmp(mode, "const"))
+		m = LPS_STIM_CONST;
+	else if (!strcmp(mode, "ramp"))
+		m = LPS_STIM_RAMP;
+	else if (!strcmp(mode, "counter"))
+		m = LPS_STIM_COUNTER;
+	else
+		return -EINVAL;
+
+	/* raw register values: P unsigned, T two's complement */
+	if (lps_sim_s32(&s, 0, U16_MAX, &p0))
+		return -EINVAL;
+	if (m == LPS_STIM_RAMP && lps_sim_s32(&s, -U16_MAX, U16_MAX, &dp))
+		return -EINVAL;
+	if (lps_sim_s32(&s, S16_MIN, U16_MAX, &t0))
+		return -EINVAL;
+	if (m == LPS_STIM_RAMP && lps_sim_s32(&s, -U16_MAX, U16_MAX, &dt))
+		return -EINVAL;
+	if (lps_sim_end(&s))
+		return -EINVAL;
+
+	spin_lock_irq(&c->lock);
+	lps_model_set_stimulus(&c->model, m, p0, dp, t0, dt);
+	spin_unlock_irq(&c->lock);
+	return count;
+}
+
+LPS_SIM_FOPS(lps_sim_stimulus);
+
+static int lps_sim_delta_sign_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+	bool p_minus_ref;
+
+	spin_lock_irq(&c->lock);
+	p_minus_ref = c->model.delta_p_minus_ref;
+	spin_unlock_irq(&c->lock);
+	seq_puts(sf, p_minus_ref ? "p-minus-ref\n" : "ref-minus-p\n");
+	return 0;
+}
+
+static ssize_t lps_sim_delta_sign_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	struct lps_sim_chip *c = lps_sim_file_chip(file);
+	char buf[LPS_SIM_CMD_MAX], *s = buf, *tok;
+	bool p_minus_ref;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	tok = lps_sim_token(&s);
+	if (!tok || lps_sim_end(&s))
+		return -EINVAL;
+	if (!strcmp(tok, "ref-minus-p"))
+		p_minus_ref = false;
+	else if (!strcmp(tok, "p-minus-ref"))
+		p_minus_ref = true;
+	else
+		return -EINVAL;
+
+	spin_lock_irq(&c->lock);
+	c->model.delta_p_minus_ref = p_minus_ref;
+	spin_unlock_irq(&c->lock);
+	return count;
+}
+
+LPS_SIM_FOPS(lps_sim_delta_sign);
+
+static int lps_sim_counters_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+	struct lps_sim *sim = c->sim;
+	u64 transfers, bytes, samples, ups, irqs[LPS_SIM_NUM_PADS], ns;
+	u32 *rw;
+	unsigned int i;
+
+	rw = kmalloc_array(2 * LPS_NUM_ADDRS, sizeof(*rw), GFP_KERNEL);
+	if (!rw)
+		return -ENOMEM;
+
+	mutex_lock(&sim->lock);
+	ns = c->powered_ns;
+	if (c->running)
+		ns += ktime_to_ns(ktime_sub(ktime_get(), c->powered_since));
+	spin_lock_irq(&c->lock);
+	transfers = c->transfers;
+	bytes = c->bytes;
+	samples = c->model.samples;
+	ups = c->model.power_ups;
+	irqs[0] = c->irqs[0];
+	irqs[1] = c->irqs[1];
+	memcpy(rw, c->model.reads, sizeof(c->model.reads));
+	memcpy(rw + LPS_NUM_ADDRS, c->model.writes, sizeof(c->model.writes));
+	spin_unlock_irq(&c->lock);
+	mutex_unlock(&sim->lock);
+
+	seq_printf(sf, "transfers %llu\n", transfers);
+	seq_printf(sf, "bytes %llu\n", bytes);
+	seq_printf(sf, "samples %llu\n", samples);
+	seq_printf(sf, "power_ups %llu\n", ups);
+	seq_printf(sf, "powered_ms %llu\n", div_u64(ns, NSEC_PER_MSEC));
+	seq_printf(sf, "irqs_int1 %llu\n", irqs[0]);
+	seq_printf(sf, "irqs_int2 %llu\n", irqs[1]);
+	for (i = 0; i < LPS_NUM_ADDRS; i++)
+		if (rw[i])
+			seq_printf(sf, "read_0x%02x %u\n", i, rw[i]);
+	for (i = 0; i < LPS_NUM_ADDRS; i++)
+		if (rw[LPS_NUM_ADDRS + i])
+			seq_printf(sf, "write_0x%02x %u\n", i,
+				   rw[LPS_NUM_ADDRS + i]);
+	kfree(rw);
+	return 0;
+}
+
+static ssize_t lps_sim_counters_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct lps_sim_chip *c = lps_sim_file_chip(file);
+	char buf[LPS_SIM_CMD_MAX], *s = buf, *tok;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	tok = lps_sim_token(&s);
+	if (!tok || strcmp(tok, "0") || lps_sim_end(&s))
+		return -EINVAL;
+
+	mutex_lock(&c->sim->lock);
+	c->powered_ns = 0;
+	c->powered_since = ktime_get();
+	spin_lock_irq(&c->lock);
+	lps_model_reset_counters(&c->model);
+	c->transfers = 0;
+	c->bytes = 0;
+	c->irqs[0] = 0;
+	c->irqs[1] = 0;
+	spin_unlock_irq(&c->lock);
+	/* the reset must not look like a power cycle to lps_sim_sync() */
+	c->run_power_ups = 0;
+	mutex_unlock(&c->sim->lock);
+	return count;
+}
+
+LPS_SIM_FOPS(lps_sim_counters);
+
+static int lps_sim_fault_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+
+	mutex_lock(&c->sim->lock);
+	seq_printf(sf, "nak %u\n", c->fault_nak);
+	seq_printf(sf, "eio %u\n", c->fault_eio);
+	seq_printf(sf, "nak_every %u\n", c->fault_nak_every);
+	seq_printf(sf, "eio_every %u\n", c->fault_eio_every);
+	if (c->fault_whoami >= 0)
+		seq_printf(sf, "whoami 0x%02x\n", c->fault_whoami);
+	else
+		seq_puts(sf, "whoami off\n");
+	seq_printf(sf, "stuck_status %d\n", c->fault_stuck_status);
+	mutex_unlock(&c->sim->lock);
+	return 0;
+}
+
+static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct lps_sim_chip *c = lps_sim_file_chip(file);
+	char buf[LPS_SIM_CMD_MAX], *s = buf, *cmd;
+	unsigned int *target = NULL;
+	s32 val = 0;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	cmd = lps_sim_token(&s);
+	if (!cmd)
+		return -EINVAL;
+
+	if (!strcmp(cmd, "nak"))
+		target = &c->fault_nak;
+	else if (!strcmp(cmd, "eio"))
+		target = &c->fault_eio;
+	else if (!strcmp(cmd, "nak_every"))
+		target = &c->fault_nak_every;
+	else if (!strcmp(cmd, "eio_every"))
+		target = &c->fault_eio_every;
+
+	if (target || !strcmp(cmd, "whoami")) {
+		if (lps_sim_s32(&s, 0, target ? S32_MAX : 0xff, &val))
+			return -EINVAL;
+	} else if (strcmp(cmd, "stuck_status") && strcmp(cmd, "clear")) {
+		return -EINVAL;
+	}
+	if (lps_sim_end(&s))
+		return -EINVAL;
+
+	mutex_lock(&c->sim->lock);
+	if (target) {
+		*target = val;
+		/* "every Nth" counts from the moment it is set */
+		c->fault_seq = 0;
+	} else if (!strcmp(cmd, "whoami")) {
+		c->fault_whoami = val;
+	} else if (!strcmp(cmd, "stuck_status")) {
+		c->fault_stuck_status = true;
+	} else {
+		c->fault_nak = 0;
+		c->fault_eio = 0;
+		c->fault_nak_every = 0;
+		c->fault_eio_every = 0;
+		c->fault_seq = 0;
+		c->fault_whoami = -1;
+		c->fault_stuck_status = false;
+	}
+	mutex_unlock(&c->sim->lock);
+	return count;
+}
+
+LPS_SIM_FOPS(lps_sim_fault);
+
+/* ---- client instantiation ---- */
+
+static struct lps_sim_chip *lps_sim_parse_addr(struct lps_sim *sim, char **s)
+{
+	s32 addr;
+
+	if (lps_sim_s32(s, 0, 0x7f, &addr))
+		return NULL;
+	return lps_sim_chip_at(sim, addr, 0);
+}
+
+static void lps_sim_remove_client(struct lps_sim_chip *c)
+{
+	i2c_unregister_device(c->client);
+	c->client = NULL;
+	/* the client dropped its reference to the node on unregistration */
+	kfree(c->node);
+	c->node = NULL;
+}
+
+static ssize_t lps_sim_new_device_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	struct lps_sim *sim = file->private_data;
+	char buf[LPS_SIM_CMD_MAX], *s = buf, *tok;
+	struct i2c_board_info info = { };
+	unsigned int irq_type = IRQ_TYPE_NONE;
+	struct i2c_client *client;
+	struct lps_sim_node *node;
+	struct lps_sim_chip *c;
+	bool open_drain = false;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	c = lps_sim_parse_addr(sim, &s);
+	if (!c)
+		return -EINVAL;
+	while ((tok = lps_sim_token(&s))) {
+		if (!strcmp(tok, "irq=rising"))
+			irq_type = IRQ_TYPE_EDGE_RISING;
+		else if (!strcmp(tok, "irq=falling"))
+			irq_type = IRQ_TYPE_EDGE_FALLING;
+		else if (!strcmp(tok, "open-drain"))
+			open_drain = true;
+		else
+			return -EINVAL;
+	}
+
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return -ENOMEM;
+	if (open_drain)
+		node->props[0] = PROPERTY_ENTRY_BOOL("drive-open-drain");
+	node->swnode.properties = node->props;
+
+	strscpy(info.type, LPS_SIM_CLIENT_NAME, sizeof(info.type));
+	info.addr = c->addr;
+	info.swnode = &node->swnode;
+
+	/*
+	 * The driver probes inside i2c_new_client_device() and talks to the
+	 * bus, so only the client mutex may be held here, not sim->lock.
+	 */
+	mutex_lock(&sim->clients_lock);
+	if (c->client) {
+		ret = -EBUSY;
+		goto err_free;
+	}
+	if (irq_type != IRQ_TYPE_NONE) {
+		ret = irq_set_irq_type(c->virq[0], irq_type);
+		if (ret)
+			goto err_free;
+		info.irq = c->virq[0];
+	}
+	client = i2c_new_client_device(&sim->adap, &info);
+	if (IS_ERR(client)) {
+		ret = PTR_ERR(client);
+		goto err_free;
+	}
+	c->client = client;
+	c->node = node;
+	mutex_unlock(&sim->clients_lock);
+	return count;
+
+err_free:
+	mutex_unlock(&sim->clients_lock);
+	kfree(node);
+	return ret;
+}
+
+static const struct file_operations lps_sim_new_device_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= lps_sim_new_device_write,
+	.llseek	= no_llseek,
+};
+
+static ssize_t lps_sim_delete_device_write(struct file *file,
+					   const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	struct lps_sim *sim = file->private_data;
+	char buf[LPS_SIM_CMD_MAX], *s = buf;
+	struct lps_sim_chip *c;
+	ssize_t ret;
+
+	ret = lps_sim_get_cmd(ubuf, count, buf);
+	if (ret < 0)
+		return ret;
+	c = lps_sim_parse_addr(sim, &s);
+	if (!c || lps_sim_end(&s))
+		return -EINVAL;
+
+	mutex_lock(&sim->clients_lock);
+	if (c->client) {
+		lps_sim_remove_client(c);
+		ret = count;
+	} else {
+		ret = -ENODEV;
+	}
+	mutex_unlock(&sim->clients_lock);
+	return ret;
+}
+
+static const struct file_operations lps_sim_delete_device_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= lps_sim_delete_device_write,
+	.llseek	= no_llseek,
+};
+
+/* ---- module set-up ---- */
+
+/* Power-on state for one chip: model, timers, counters and faults. */
+void lps_sim_chip_reset(struct lps_sim_chip *c)
+{
+	mutex_lock(&c->sim->lock);
+	spin_lock_irq(&c->lock);
+	lps_model_init(&c->model);
+	spin_unlock_irq(&c->lock);
+	lps_sim_sync(c);
+	hrtimer_cancel(&c->boot_timer);
+	spin_lock_irq(&c->lock);
+	c->pad_level[0] = 0;
+	c->pad_level[1] = 0;
+	c->irqs[0] = 0;
+	c->irqs[1] = 0;
+	c->transfers = 0;
+	c->bytes = 0;
+	spin_unlock_irq(&c->lock);
+	c->powered_ns = 0;
+	c->run_power_ups = 0;
+	c->fault_nak = 0;
+	c->fault_eio = 0;
+	c->fault_nak_every = 0;
+	c->fault_eio_every = 0;
+	c->fault_seq = 0;
+	c->fault_whoami = -1;
+	c->fault_stuck_status = false;
+	mutex_unlock(&c->sim->lock);
+}
+
+static void lps_sim_debugfs_init(struct lps_sim *sim)
+{
+	unsigned int i;
+
+	sim->root = debugfs_create_dir(LPS_SIM_NAME, NULL);
+	debugfs_create_file("new_device", 0200, sim->root, sim,
+			    &lps_sim_new_device_fops);
+	debugfs_create_file("delete_device", 0200, sim->root, sim,
+			    &lps_sim_delete_device_fops);
+
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++) {
+		struct lps_sim_chip *c = &sim->chip[i];
+		struct dentry *dir;
+		char name[8];
+
+		snprintf(name, sizeof(name), "%02x", c->addr);
+		dir = debugfs_create_dir(name, sim->root);
+		debugfs_create_file("regs", 0600, dir, c, &lps_sim_regs_fops);
+		debugfs_create_file("stimulus", 0600, dir, c,
+				    &lps_sim_stimulus_fops);
+		debugfs_create_file("delta_sign", 0600, dir, c,
+				    &lps_sim_delta_sign_fops);
+		debugfs_create_file("counters", 0600, dir, c,
+				    &lps_sim_counters_fops);
+		debugfs_create_file("fault", 0600, dir, c,
+				    &lps_sim_fault_fops);
+	}
+}
+
+static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
+{
+	struct lps_sim_chip *c = &sim->chip[i];
+
+	c->sim = sim;
+	c->index = i;
+	c->addr = LPS_SIM_ADDR0 + i;
+	spin_lock_init(&c->lock);
+	lps_model_init(&c->model);
+	c->fault_whoami = -1;
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	c->timer.function = lps_sim_sample_fn;
+	hrtimer_init(&c->boot_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	c->boot_timer.function = lps_sim_boot_fn;
+}
+
+static void lps_sim_irq_teardown(struct lps_sim *sim)
+{
+	unsigned int i, pad;
+
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
+		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
+			if (sim->chip[i].virq[pad])
+				irq_dispose_mapping(sim->chip[i].virq[pad]);
+	irq_domain_remove_sim(sim->domain);
+	irq_domain_free_fwnode(sim->fwnode);
+}
+
+static int lps_sim_irq_init(struct lps_sim *sim)
+{
+	unsigned int i, pad;
+	int ret;
+
+	sim->fwnode = irq_domain_alloc_named_fwnode(LPS_SIM_NAME);
+	if (!sim->fwnode)
+		return -ENOMEM;
+	sim->domain = irq_domain_create_sim(sim->fwnode,
+					    LPS_SIM_NUM_CHIPS * LPS_SIM_NUM_PADS);
+	if (IS_ERR(sim->domain)) {
+		ret = PTR_ERR(sim->domain);
+		irq_domain_free_fwnode(sim->fwnode);
+		return ret;
+	}
+
+	/* INT1 of chip i is hwirq 2 * i, INT2 is 2 * i + 1 */
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++) {
+		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++) {
+			unsigned int virq;
+
+			virq = irq_create_mapping(sim->domain,
+						  i * LPS_SIM_NUM_PADS + pad);
+			if (!virq) {
+				lps_sim_irq_teardown(sim);
+				return -ENOMEM;
+			}
+			sim->chip[i].virq[pad] = virq;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A complete simulator: adapter, chips, interrupt lines and, for the
+ * module's own instance, the debugfs control plane. The glue KUnit suite
+ * makes a private one because it runs before the module's init.
+ */
+struct lps_sim *lps_sim_create(const char *name, bool control)
+{
+	struct lps_sim *sim;
+	unsigned int i;
+	int ret;
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&sim->lock);
+	mutex_init(&sim->clients_lock);
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
+		lps_sim_chip_init(sim, i);
+
+	ret = lps_sim_irq_init(sim);
+	if (ret)
+		goto err_free;
+
+	sim->adap.owner = THIS_MODULE;
+	sim->adap.algo = &lps_sim_algo;
+	strscpy(sim->adap.name, name, sizeof(sim->adap.name));
+	i2c_set_adapdata(&sim->adap, sim);
+	ret = i2c_add_adapter(&sim->adap);
+	if (ret)
+		goto err_irq;
+
+	if (control)
+		lps_sim_debugfs_init(sim);
+	return sim;
+
+err_irq:
+	lps_sim_irq_teardown(sim);
+err_free:
+	mutex_destroy(&sim->clients_lock);
+	mutex_destroy(&sim->lock);
+	kfree(sim);
+	return ERR_PTR(ret);
+}
+
+void lps_sim_destroy(struct lps_sim *sim)
+{
+	unsigned int i;
+
+	/* waits for debugfs writers, so no client can appear after this */
+	debugfs_remove_recursive(sim->root);
+
+	/* drivers may still talk to the bus while they unbind */
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
+		if (sim->chip[i].client)
+			lps_sim_remove_client(&sim->chip[i]);
+	i2c_del_adapter(&sim->adap);
+
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++) {
+		hrtimer_cancel(&sim->chip[i].timer);
+		hrtimer_cancel(&sim->chip[i].boot_timer);
+	}
+	lps_sim_irq_teardown(sim);
+	mutex_destroy(&sim->clients_lock);
+	mutex_destroy(&sim->lock);
+	kfree(sim);
+}
+
+static int __init lps_sim_init(void)
+{
+	struct lps_sim *sim = lps_sim_create(LPS_SIM_NAME, true);
+
+	if (IS_ERR(sim))
+		return PTR_ERR(sim);
+	lps_sim = sim;
+	return 0;
+}
+
+static void __exit lps_sim_exit(void)
+{
+	lps_sim_destroy(lps_sim);
+}
+
+module_init(lps_sim_init);
+module_exit(lps_sim_exit);
+
+MODULE_DESCRIPTION("ST LPS001WP I2C chip simulator (test only)");
+MODULE_LICENSE("GPL");
