@@ -96,6 +96,24 @@ guest_run() {
 	fi
 }
 
+# build_dt: the simulated board's device tree (passed to QEMU with -dtb) and
+# the test overlays (copied into the guest's /tests), all with dtc -@ so
+# overlays can refer to the board's labels.
+build_dt() {
+	local f rc=0
+	rm -rf "$build/dt"
+	mkdir -p "$build/dt"
+	for f in "$root"/tests/dt/*.dts; do
+		[ -f "$f" ] || continue
+		case "$f" in
+		*-overlay.dts) dtc -q -@ -I dts -O dtb -o "$build/dt/$(basename "${f%.dts}").dtbo" "$f" || rc=1 ;;
+		*) dtc -q -@ -I dts -O dtb -o "$build/dt/$(basename "${f%.dts}").dtb" "$f" || rc=1 ;;
+		esac
+	done
+	tap_result "build: test device trees compile with dtc -@" "$rc"
+	return "$rc"
+}
+
 test_kernel_pass() {
 	local kdir kver
 	kdir=$(bash "$root/tests/kernel/build.sh") || { echo "not ok - kernel: test kernel builds"; return 1; }
@@ -106,8 +124,10 @@ test_kernel_pass() {
 	make -s -C "$kdir" INSTALL_MOD_PATH="$build/modroot" modules_install > /dev/null
 	local kos=("$build/test-modules/lps001wp.ko")
 	[ -f "$build/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$build/test-modules/tests/sim/lps001wp_sim.ko")
-	bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" "$build/modroot" "$kver" "${kos[@]}" || return 1
-	guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \
+	build_dt || return 1
+	BENCH_EXTRA_FILES="$build/dt" bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" \
+		"$build/modroot" "$kver" "${kos[@]}" || return 1
+	BENCH_DTB=$build/dt/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \
 		bench.mode=check "bench.suites=${GUEST_SUITES:-}"
 }
 

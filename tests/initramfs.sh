@@ -45,6 +45,10 @@ depmod -b "$stage" "$kver"
 
 install -m 755 "$here/guest/init" "$stage/init"
 cp "$here"/guest/*.sh "$stage/tests/"
+# BENCH_EXTRA_FILES: a directory whose files the suites need (e.g. overlays).
+if [ -d "${BENCH_EXTRA_FILES:-}" ]; then
+	cp -a "$BENCH_EXTRA_FILES"/. "$stage/tests/"
+fi
 
 (cd "$stage" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out"
 echo "initramfs: $out $(du -h "$out" | cut -f1)" >&2

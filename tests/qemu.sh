@@ -5,14 +5,15 @@
 #   qemu.sh KERNEL INITRD TIMEOUT_S CONSOLE_LOG RESULTS_LOG [kernel args...]
 #
 # ttyS0 (console) goes to CONSOLE_LOG, ttyS1 (test results) to RESULTS_LOG;
-# CONSOLE_LOG "-" means the terminal; BENCH_DTB names a device tree to pass. Exit status 124 means the time limit hit.
+# CONSOLE_LOG "-" means the terminal; BENCH_DTB names a device tree to pass
+# (ignored when the file does not exist). Exit status 124 means the time limit hit.
 set -euo pipefail
 
 kernel=$1 initrd=$2 limit=$3 console=$4 results=$5
 shift 5
 
 dtb=()
-[ -n "${BENCH_DTB:-}" ] && dtb=(-dtb "$BENCH_DTB")
+[ -f "${BENCH_DTB:-}" ] && dtb=(-dtb "$BENCH_DTB")
 
 if [ "$console" = - ]; then
 	con=(-serial stdio)
