@@ -33,8 +33,8 @@ stage() {
 	start=$(date +%s)
 	out=$("$@")
 	rc=$?
-	printf '%s\n' "$out" | grep -E '^(ok|not ok) ' >> "$tap"
-	if [ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok '; then
+	grep -E '^(ok|not ok) ' <<< "$out" >> "$tap"
+	if [ "$rc" != 0 ] && ! grep -q '^not ok ' <<< "$out"; then
 		echo "not ok - $name: stage failed with status $rc" >> "$tap"
 	fi
 	times+=("$name $(( $(date +%s) - start ))s")
@@ -139,8 +139,13 @@ stock_pass() {
 
 overall=0
 stage deps bash "$root/tests/deps.sh" || overall=1
+if [ "$guest_only" = 0 ]; then
+	stage lint bash "$root/tests/lint.sh" || overall=1
+fi
 stage test-kernel test_kernel_pass || overall=1
 if [ "$guest_only" = 0 ]; then
+	stage intree bash "$root/tests/intree.sh" || overall=1
+	stage dkms bash "$root/tests/dkms.sh" || overall=1
 	stage stock-kernel stock_pass || overall=1
 fi
 
