@@ -12,10 +12,11 @@ stub_load() {
 	BUS=$(i2c_bus_of "SMBus stub driver") || return 1
 }
 
-# preload REG VALUE: at REG and REG | 0x80.
+# preload REG VALUE: at REG and REG | 0x80 (in hex: busybox's i2cset reads
+# bare numbers as hex).
 preload() {
 	i2cset -f -y "$BUS" $ADDR "$1" "$2" b
-	i2cset -f -y "$BUS" $ADDR $(( $1 | 0x80 )) "$2" b
+	i2cset -f -y "$BUS" $ADDR "$(printf '0x%02x' $(( $1 | 0x80 )))" "$2" b
 }
 
 preload_chip() {
@@ -49,9 +50,9 @@ if dev=$(iio_dev lps001wp); then
 	check_eq "in_temp_raw from TEMP_OUT (signed)" 1600 "$(cat "$dev/in_temp_raw")"
 	check_eq "in_temp_scale is 15.625 m°C" 15.625000000 "$(cat "$dev/in_temp_scale")"
 	check_eq "in_pressure1_raw from DELTA (signed)" -64 "$(cat "$dev/in_pressure1_raw")"
-	# Probe sets BDU (bit 2) and leaves PD (bit 6) clear: read the register
-	# the driver wrote (writes carry no auto-increment bit).
-	ctrl1=$(i2cget -f -y "$BUS" $ADDR 0x20 b)
+	# Probe sets BDU (bit 2). The driver's writes carry the auto-increment
+	# bit, and i2c-stub does not strip it: CTRL_REG1 lands at 0xa0.
+	ctrl1=$(i2cget -f -y "$BUS" $ADDR 0xa0 b)
 	check_eq "CTRL_REG1 has BDU set" 4 $(( ctrl1 & 0x04 ))
 else
 	fail "probe on an SMBus-only adapter registers an IIO device" "no iio device named lps001wp"
