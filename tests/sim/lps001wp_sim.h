@@ -8,6 +8,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/i2c.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/property.h>
 #include <linux/spinlock.h>
@@ -16,7 +17,9 @@
 
 #define LPS_SIM_NUM_CHIPS	2
 #define LPS_SIM_NUM_PADS	2
+#define LPS_SIM_NUM_IRQS	(LPS_SIM_NUM_CHIPS * LPS_SIM_NUM_PADS)
 
+struct dentry;
 struct lps_sim;
 
 /* Software node of one instantiated client */
@@ -61,12 +64,18 @@ struct lps_sim_chip {
 	unsigned int virq[LPS_SIM_NUM_PADS];
 	struct i2c_client *client;
 	struct lps_sim_node *node;
+	struct dentry *dir;
 };
 
 struct lps_sim {
 	struct i2c_adapter adap;
 	struct fwnode_handle *fwnode;
 	struct irq_domain *domain;
+	/* DT node of the adapter and the IRQ domain (OF instance), or NULL */
+	struct device_node *np;
+	/* lines set pending (bit = hwirq), delivered by irq_work */
+	unsigned long irq_pending;
+	struct irq_work irq_work;
 	struct dentry *root;
 	/* Serialises bus transfers, debugfs commands and timer set-up. */
 	struct mutex lock;
@@ -76,7 +85,14 @@ struct lps_sim {
 };
 
 struct lps_sim *lps_sim_create(const char *name, bool control);
+struct lps_sim *lps_sim_create_of(struct device *dev, const char *name,
+				  struct dentry *parent, const char *prefix);
 void lps_sim_destroy(struct lps_sim *sim);
 void lps_sim_chip_reset(struct lps_sim_chip *c);
+void lps_sim_forget_irq_types(struct lps_sim *sim);
+
+/* lps001wp_sim_of.c: the DT instance and the overlay files */
+int lps_sim_of_init(struct dentry *root);
+void lps_sim_of_exit(void);
 
 #endif /* LPS001WP_SIM_H */

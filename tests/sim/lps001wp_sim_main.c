@@ -2,7 +2,8 @@
 /*
  * LPS001WP simulator: an I2C adapter "lps001wp-sim" with two emulated chips
  * at 0x5c and 0x5d, sample timers, simulated INT1/INT2 lines and a debugfs
- * control plane (see README.md beside this file).
+ * control plane (see README.md beside this file). The same machinery makes
+ * the device-tree instance of lps001wp_sim_of.c.
  *
  * Test-only module.
  */
@@ -17,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/of.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -62,7 +64,7 @@ static unsigned int lps_sim_pads(struct lps_sim_chip *c)
 
 		edge = lvl ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING;
 		d = irq_get_irq_data(c->virq[pad]);
-		/* irq_sim drops what arrives on a masked line: do not count it */
+		/* a masked line drops the edge: do not count it */
 		if (!d || irqd_irq_masked(d) || !(irqd_get_trigger_type(d) & edge))
 			continue;
 		fire |= BIT(pad);
@@ -71,7 +73,7 @@ static unsigned int lps_sim_pads(struct lps_sim_chip *c)
 	return fire;
 }
 
-/* irq_sim takes the descriptor lock: never call this under chip->lock */
+/* takes the descriptor lock: never call this under chip->lock */
 static void lps_sim_fire(struct lps_sim_chip *c, unsigned int fire)
 {
 	unsigned int pad;
@@ -671,7 +673,8 @@ static void lps_sim_remove_client(struct lps_sim_chip *c)
 {
 	i2c_unregister_device(c->client);
 	c->client = NULL;
-	/* the client dropped its reference to the node on unregistration */
+	/* the client and its children dropped their references by now */
+	software_node_unregister(&c->node->swnode);
 	kfree(c->node);
 	c->node = NULL;
 }
@@ -714,6 +717,20 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 		node->props[0] = PROPERTY_ENTRY_BOOL("drive-open-drain");
 	node->swnode.properties = node->props;
 
+	/*
+	 * The node is registered here, not by the i2c core, so that it
+	 * outlives the client's unregistration: i2c_unregister_device()
+	 * drops the core's reference before the driver unbinds, and 6.1's
+	 * software_node_notify_remove() then reads the node after putting
+	 * the last reference, held by the driver's IIO device (a child that
+	 * shares the node).
+	 */
+	ret = software_node_register(&node->swnode);
+	if (ret) {
+		kfree(node);
+		return ret;
+	}
+
 	strscpy(info.type, LPS_SIM_CLIENT_NAME, sizeof(info.type));
 	info.addr = c->addr;
 	info.swnode = &node->swnode;
@@ -745,6 +762,7 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 
 err_free:
 	mutex_unlock(&sim->clients_lock);
+	software_node_unregister(&node->swnode);
 	kfree(node);
 	return ret;
 }
@@ -821,23 +839,19 @@ void lps_sim_chip_reset(struct lps_sim_chip *c)
 	mutex_unlock(&c->sim->lock);
 }
 
-static void lps_sim_debugfs_init(struct lps_sim *sim)
+/* The per-chip directories: <prefix><addr>/ under parent */
+static void lps_sim_debugfs_chips(struct lps_sim *sim, struct dentry *parent,
+				  const char *prefix)
 {
 	unsigned int i;
-
-	sim->root = debugfs_create_dir(LPS_SIM_NAME, NULL);
-	debugfs_create_file("new_device", 0200, sim->root, sim,
-			    &lps_sim_new_device_fops);
-	debugfs_create_file("delete_device", 0200, sim->root, sim,
-			    &lps_sim_delete_device_fops);
 
 	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++) {
 		struct lps_sim_chip *c = &sim->chip[i];
 		struct dentry *dir;
-		char name[8];
+		char name[16];
 
-		snprintf(name, sizeof(name), "%02x", c->addr);
-		dir = debugfs_create_dir(name, sim->root);
+		snprintf(name, sizeof(name), "%s%02x", prefix, c->addr);
+		dir = debugfs_create_dir(name, parent);
 		debugfs_create_file("regs", 0600, dir, c, &lps_sim_regs_fops);
 		debugfs_create_file("stimulus", 0600, dir, c,
 				    &lps_sim_stimulus_fops);
@@ -847,7 +861,18 @@ static void lps_sim_debugfs_init(struct lps_sim *sim)
 				    &lps_sim_counters_fops);
 		debugfs_create_file("fault", 0600, dir, c,
 				    &lps_sim_fault_fops);
+		c->dir = dir;
 	}
+}
+
+static void lps_sim_debugfs_init(struct lps_sim *sim)
+{
+	sim->root = debugfs_create_dir(LPS_SIM_NAME, NULL);
+	debugfs_create_file("new_device", 0200, sim->root, sim,
+			    &lps_sim_new_device_fops);
+	debugfs_create_file("delete_device", 0200, sim->root, sim,
+			    &lps_sim_delete_device_fops);
+	lps_sim_debugfs_chips(sim, sim->root, "");
 }
 
 static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
@@ -866,32 +891,143 @@ static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
 	c->boot_timer.function = lps_sim_boot_fn;
 }
 
+/*
+ * The DT instance's interrupt controller: edge lines that fire when set
+ * pending (what irq_sim offers), with a two-cell <hwirq type> xlate so that
+ * a DT interrupt specifier carries its trigger type (irq_sim's domain has
+ * no xlate and would drop it). The core tracks masking
+ * (hence the empty mask callbacks); lps_sim_pads() skips masked lines.
+ */
+static void lps_sim_irq_nop(struct irq_data *d)
+{
+}
+
+static int lps_sim_irq_set_type(struct irq_data *d, unsigned int type)
+{
+	if (type & ~IRQ_TYPE_EDGE_BOTH)
+		return -EINVAL;
+	irqd_set_trigger_type(d, type);
+	return 0;
+}
+
+static int lps_sim_irq_get_state(struct irq_data *d,
+				 enum irqchip_irq_state which, bool *state)
+{
+	struct lps_sim *sim = irq_data_get_irq_chip_data(d);
+
+	if (which != IRQCHIP_STATE_PENDING)
+		return -EINVAL;
+	/* as irq_sim: a masked line leaves *state alone */
+	if (!irqd_irq_masked(d))
+		*state = test_bit(irqd_to_hwirq(d), &sim->irq_pending);
+	return 0;
+}
+
+static int lps_sim_irq_set_state(struct irq_data *d,
+				 enum irqchip_irq_state which, bool state)
+{
+	struct lps_sim *sim = irq_data_get_irq_chip_data(d);
+
+	if (which != IRQCHIP_STATE_PENDING)
+		return -EINVAL;
+	if (state) {
+		set_bit(irqd_to_hwirq(d), &sim->irq_pending);
+		irq_work_queue(&sim->irq_work);
+	} else {
+		clear_bit(irqd_to_hwirq(d), &sim->irq_pending);
+	}
+	return 0;
+}
+
+static const struct irq_chip lps_sim_irq_chip = {
+	.name			= LPS_SIM_NAME,
+	.irq_mask		= lps_sim_irq_nop,
+	.irq_unmask		= lps_sim_irq_nop,
+	.irq_set_type		= lps_sim_irq_set_type,
+	.irq_get_irqchip_state	= lps_sim_irq_get_state,
+	.irq_set_irqchip_state	= lps_sim_irq_set_state,
+};
+
+/* hard irq_work: runs the handlers in hard interrupt context */
+static void lps_sim_irq_work(struct irq_work *work)
+{
+	struct lps_sim *sim = container_of(work, struct lps_sim, irq_work);
+	unsigned int hwirq;
+
+	for (hwirq = 0; hwirq < LPS_SIM_NUM_IRQS; hwirq++)
+		if (test_and_clear_bit(hwirq, &sim->irq_pending))
+			generic_handle_domain_irq(sim->domain, hwirq);
+}
+
+static int lps_sim_irq_map(struct irq_domain *d, unsigned int virq,
+			   irq_hw_number_t hwirq)
+{
+	irq_set_chip_data(virq, d->host_data);
+	irq_set_chip_and_handler(virq, &lps_sim_irq_chip, handle_simple_irq);
+	irq_modify_status(virq, IRQ_NOREQUEST | IRQ_NOAUTOEN, IRQ_NOPROBE);
+	return 0;
+}
+
+static void lps_sim_irq_unmap(struct irq_domain *d, unsigned int virq)
+{
+	irq_set_chip_and_handler(virq, NULL, NULL);
+	irq_set_chip_data(virq, NULL);
+}
+
+static const struct irq_domain_ops lps_sim_irq_ops = {
+	.map	= lps_sim_irq_map,
+	.unmap	= lps_sim_irq_unmap,
+	.xlate	= irq_domain_xlate_twocell,
+};
+
 static void lps_sim_irq_teardown(struct lps_sim *sim)
 {
 	unsigned int i, pad;
 
+	if (sim->np)
+		irq_work_sync(&sim->irq_work);
 	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
 		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
 			if (sim->chip[i].virq[pad])
 				irq_dispose_mapping(sim->chip[i].virq[pad]);
-	irq_domain_remove_sim(sim->domain);
-	irq_domain_free_fwnode(sim->fwnode);
+	if (sim->np) {
+		/* the OF node is not ours: the domain dropped its reference */
+		irq_domain_remove(sim->domain);
+	} else {
+		irq_domain_remove_sim(sim->domain);
+		irq_domain_free_fwnode(sim->fwnode);
+	}
 }
 
+/*
+ * The OF instance uses the chip above with the DT node as the domain's
+ * fwnode, so its children's specifiers resolve here with their type; the
+ * other instances keep an irq_sim domain on a named fwnode.
+ */
 static int lps_sim_irq_init(struct lps_sim *sim)
 {
 	unsigned int i, pad;
-	int ret;
 
-	sim->fwnode = irq_domain_alloc_named_fwnode(LPS_SIM_NAME);
+	sim->irq_work = IRQ_WORK_INIT_HARD(lps_sim_irq_work);
+	if (sim->np)
+		sim->fwnode = of_fwnode_handle(sim->np);
+	else
+		sim->fwnode = irq_domain_alloc_named_fwnode(LPS_SIM_NAME);
 	if (!sim->fwnode)
 		return -ENOMEM;
-	sim->domain = irq_domain_create_sim(sim->fwnode,
-					    LPS_SIM_NUM_CHIPS * LPS_SIM_NUM_PADS);
-	if (IS_ERR(sim->domain)) {
-		ret = PTR_ERR(sim->domain);
-		irq_domain_free_fwnode(sim->fwnode);
-		return ret;
+	if (sim->np) {
+		sim->domain = irq_domain_create_linear(sim->fwnode,
+						       LPS_SIM_NUM_IRQS,
+						       &lps_sim_irq_ops, sim);
+		if (!sim->domain)
+			return -ENOMEM;
+	} else {
+		sim->domain = irq_domain_create_sim(sim->fwnode,
+						    LPS_SIM_NUM_IRQS);
+		if (IS_ERR(sim->domain)) {
+			irq_domain_free_fwnode(sim->fwnode);
+			return PTR_ERR(sim->domain);
+		}
 	}
 
 	/* INT1 of chip i is hwirq 2 * i, INT2 is 2 * i + 1 */
@@ -912,11 +1048,28 @@ static int lps_sim_irq_init(struct lps_sim *sim)
 }
 
 /*
- * A complete simulator: adapter, chips, interrupt lines and, for the
- * module's own instance, the debugfs control plane. The glue KUnit suite
- * makes a private one because it runs before the module's init.
+ * Forgets the trigger types that DT consumers set on lines they no longer
+ * use, so that a later overlay may ask for another one: irqdomain refuses
+ * to remap a line whose type is set and differs.
  */
-struct lps_sim *lps_sim_create(const char *name, bool control)
+void lps_sim_forget_irq_types(struct lps_sim *sim)
+{
+	unsigned int i, pad;
+
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
+		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
+			if (!irq_has_action(sim->chip[i].virq[pad]))
+				irq_set_irq_type(sim->chip[i].virq[pad],
+						 IRQ_TYPE_NONE);
+}
+
+/*
+ * A complete simulator: adapter, chips and interrupt lines. With dev, the
+ * adapter and the IRQ domain take dev's DT node, so the i2c core makes
+ * clients for its children (also ones an overlay adds later) and their
+ * interrupt specifiers resolve to the chips' lines.
+ */
+static struct lps_sim *lps_sim_new(const char *name, struct device *dev)
 {
 	struct lps_sim *sim;
 	unsigned int i;
@@ -929,6 +1082,7 @@ struct lps_sim *lps_sim_create(const char *name, bool control)
 	mutex_init(&sim->clients_lock);
 	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
 		lps_sim_chip_init(sim, i);
+	sim->np = dev ? dev->of_node : NULL;
 
 	ret = lps_sim_irq_init(sim);
 	if (ret)
@@ -936,14 +1090,13 @@ struct lps_sim *lps_sim_create(const char *name, bool control)
 
 	sim->adap.owner = THIS_MODULE;
 	sim->adap.algo = &lps_sim_algo;
+	sim->adap.dev.parent = dev;
+	sim->adap.dev.of_node = sim->np;
 	strscpy(sim->adap.name, name, sizeof(sim->adap.name));
 	i2c_set_adapdata(&sim->adap, sim);
 	ret = i2c_add_adapter(&sim->adap);
 	if (ret)
 		goto err_irq;
-
-	if (control)
-		lps_sim_debugfs_init(sim);
 	return sim;
 
 err_irq:
@@ -955,11 +1108,41 @@ err_free:
 	return ERR_PTR(ret);
 }
 
+/*
+ * The module's own instance (control: with the debugfs control plane) or,
+ * for the glue KUnit suite, which runs before the module's init, a private
+ * one.
+ */
+struct lps_sim *lps_sim_create(const char *name, bool control)
+{
+	struct lps_sim *sim = lps_sim_new(name, NULL);
+
+	if (!IS_ERR(sim) && control)
+		lps_sim_debugfs_init(sim);
+	return sim;
+}
+
+/*
+ * The instance of a DT node (dev's): chip directories <prefix><addr>/
+ * under parent.
+ */
+struct lps_sim *lps_sim_create_of(struct device *dev, const char *name,
+				  struct dentry *parent, const char *prefix)
+{
+	struct lps_sim *sim = lps_sim_new(name, dev);
+
+	if (!IS_ERR(sim))
+		lps_sim_debugfs_chips(sim, parent, prefix);
+	return sim;
+}
+
 void lps_sim_destroy(struct lps_sim *sim)
 {
 	unsigned int i;
 
 	/* waits for debugfs writers, so no client can appear after this */
+	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
+		debugfs_remove_recursive(sim->chip[i].dir);
 	debugfs_remove_recursive(sim->root);
 
 	/* drivers may still talk to the bus while they unbind */
@@ -981,15 +1164,23 @@ void lps_sim_destroy(struct lps_sim *sim)
 static int __init lps_sim_init(void)
 {
 	struct lps_sim *sim = lps_sim_create(LPS_SIM_NAME, true);
+	int ret;
 
 	if (IS_ERR(sim))
 		return PTR_ERR(sim);
+	ret = lps_sim_of_init(sim->root);
+	if (ret) {
+		lps_sim_destroy(sim);
+		return ret;
+	}
 	lps_sim = sim;
 	return 0;
 }
 
 static void __exit lps_sim_exit(void)
 {
+	/* overlays first: their clients sit on the DT instance's bus */
+	lps_sim_of_exit();
 	lps_sim_destroy(lps_sim);
 }
 

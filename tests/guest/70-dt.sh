@@ -1,0 +1,163 @@
+# shellcheck shell=sh
+# The device-tree path, as on a board: the test kernel boots with
+# tests/dt/board.dtb, whose "lps001wp-test,i2c-sim" node gives the
+# simulator a second adapter (lps001wp-sim-of) and interrupt controller;
+# the overlays in /tests add the sensor under it, as a Raspberry Pi
+# overlay does, and the driver must be instantiated from DT with its
+# interrupt and properties from DT.
+
+OV=/tests/lps001wp-overlay.dtbo
+OV2=/tests/lps001wp-int2-overlay.dtbo
+
+# wr FILE VALUE: writes VALUE and a newline; prints 0 or the errno name.
+wr() {
+	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
+		case "$err" in
+		*"Invalid argument"*) echo EINVAL ;;
+		*"busy"*) echo EBUSY ;;
+		*"No such file"*) echo ENOENT ;;
+		*) echo "ERR:$err" ;;
+		esac
+	fi
+}
+regval() {
+	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
+}
+counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
+}
+# dtstr FILE: a DT string property without its NUL terminators
+dtstr() {
+	tr '\0' ' ' < "$1" | sed 's/ *$//'
+}
+# bit VALUE N: bit N of VALUE (0 or 1)
+bit() {
+	echo $(( ($1 >> $2) & 1 ))
+}
+# apply FILE: applies an overlay through the simulator; prints the new id
+apply() {
+	before=$(cat "$SIM/overlay")
+	cat "$1" > "$SIM/overlay" || return 1
+	grep -vxF "$before" "$SIM/overlay" | tail -n 1
+}
+# clients BUS: the i2c clients on BUS, space-separated
+clients() {
+	for c in /sys/bus/i2c/devices/"$1"-*; do
+		[ -e "$c" ] && printf '%s ' "${c##*/}"
+	done
+	echo
+}
+irqs_at_least() {
+	[ "$(counter "$1" irqs_int1)" -ge "$2" ]
+}
+bound_to_lps001wp() {
+	[ "$(basename "$(readlink "$1/driver")")" = lps001wp ]
+}
+
+# run_dt_trigger CHIP CLIENT INT_H_L PP_OD LABEL: the driver's own trigger
+# on the IRQ from DT; samples through the buffer, INT1 edges counted by the
+# sim, CTRL_REG3 as the DT asks while it runs.
+run_dt_trigger() {
+	chip=$1 cl=$2 lbl=$5
+	D=
+	for d in "$cl"/iio:device*; do
+		[ -e "$d" ] && D=/sys/bus/iio/devices/${d##*/}
+	done
+	check_true "$lbl: IIO device under the client" test -n "$D"
+	N=${D##*iio:device}
+	CDEV=/dev/iio:device$N
+	check_eq "$lbl: IIO device name" lps001wp "$(cat "$D/name" 2>/dev/null)"
+
+	echo "const 17000 1280" > "$SIM/$chip/stimulus"
+	check_eq "$lbl: in_pressure_raw is the $chip stimulus" 17000 "$(cat "$D/in_pressure_raw" 2>&1)"
+	check_eq "$lbl: in_temp_raw is the $chip stimulus" 1280 "$(cat "$D/in_temp_raw" 2>&1)"
+
+	check_true "$lbl: own trigger lps001wp-dev$N" iio_trigger "lps001wp-dev$N"
+	check_eq "$lbl: select own trigger" 0 "$(wr "$D/trigger/current_trigger" "lps001wp-dev$N")"
+	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
+	echo 1 > "$D/scan_elements/in_pressure_en"
+	type=$(cat "$D/scan_elements/in_pressure_type")
+	echo 16 > "$D/buffer/length"
+	echo 0 > "$SIM/$chip/counters"
+	check_eq "$lbl: buffer enable" 0 "$(wr "$D/buffer/enable" 1)"
+	check_true "$lbl: INT1 edges delivered ($chip irqs_int1 >= 3)" wait_for 5 irqs_at_least "$chip" 3
+
+	r3=$(regval "$chip" 0x22)
+	check_eq "$lbl: CTRL_REG3.INT_H_L while triggered ($r3)" "$3" "$(bit "$r3" 7)"
+	check_eq "$lbl: CTRL_REG3.PP_OD while triggered ($r3)" "$4" "$(bit "$r3" 6)"
+	check_eq "$lbl: CTRL_REG3.INT1_CFG = DRDY while triggered ($r3)" 4 "$(( r3 & 7 ))"
+
+	# only in_pressure is enabled: the first 16-bit word of a scan
+	s=$(timeout 5 dd if="$CDEV" bs=64 count=1 2>/dev/null | od -An -v -tu2 | awk 'NR == 1 { print $1 }')
+	check_eq "$lbl: buffer scan carries the stimulus (type $type)" 17000 "$s"
+	n1=$(counter "$chip" irqs_int1)
+	sleep 1
+	n2=$(counter "$chip" irqs_int1)
+	check_true "$lbl: irqs_int1 keeps growing ($n1 -> $n2)" test "$n2" -gt "$n1"
+
+	check_eq "$lbl: buffer disable" 0 "$(wr "$D/buffer/enable" 0)"
+	echo > "$D/trigger/current_trigger"
+}
+
+check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
+check_true "modprobe lps001wp" modprobe lps001wp
+
+# ---- the board's node and the second adapter ----
+check_eq "board DT is live" "lps001wp-test,i2c-sim" \
+	"$(dtstr /sys/firmware/devicetree/base/i2c-sim/compatible 2>/dev/null)"
+BUS=$(i2c_bus_of lps001wp-sim-of)
+MAIN=$(i2c_bus_of lps001wp-sim)
+check_true "adapter lps001wp-sim-of registered" test -n "$BUS"
+check_eq "lps001wp-sim-of has the board node as of_node" "lps001wp-test,i2c-sim" \
+	"$(dtstr /sys/bus/i2c/devices/i2c-"$BUS"/of_node/compatible 2>/dev/null)"
+check_false "lps001wp-sim has no of_node" test -e /sys/bus/i2c/devices/i2c-"$MAIN"/of_node
+check_eq "no client on lps001wp-sim-of before an overlay" "" "$(clients "$BUS")"
+check_eq "no client on lps001wp-sim" "" "$(clients "$MAIN")"
+check_true "debugfs has of-5c/ and of-5d/" test -f "$SIM"/of-5c/regs -a -f "$SIM"/of-5d/stimulus \
+	-a -f "$SIM"/of-5d/counters -a -f "$SIM"/of-5d/fault -a -f "$SIM"/of-5d/delta_sign
+check_eq "no overlay applied" "" "$(cat "$SIM/overlay")"
+
+# ---- control-file errors ----
+check_eq "overlay: a blob that is not an FDT" EINVAL "$(wr "$SIM/overlay" "not a device tree blob")"
+check_eq "overlay_remove: unknown id" ENOENT "$(wr "$SIM/overlay_remove" 12345)"
+check_eq "overlay_remove: garbage" EINVAL "$(wr "$SIM/overlay_remove" x)"
+check_eq "overlay_remove all with none applied" 0 "$(wr "$SIM/overlay_remove" all)"
+
+# ---- INT1 falling, open drain, at 0x5d ----
+ID=$(apply "$OV")
+check_true "overlay applied (id '$ID')" test -n "$ID"
+CL=/sys/bus/i2c/devices/$BUS-005d
+check_true "client $BUS-005d bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
+check_eq "client of_node compatible" st,lps001wp "$(dtstr "$CL/of_node/compatible" 2>/dev/null)"
+check_eq "only 0x5d on lps001wp-sim-of" "$BUS-005d" "$(clients "$BUS" | sed 's/ *$//')"
+check_eq "still no client on lps001wp-sim" "" "$(clients "$MAIN")"
+run_dt_trigger of-5d "$CL" 1 1 "DT falling/open-drain"
+check_eq "remove the overlay by id" 0 "$(wr "$SIM/overlay_remove" "$ID")"
+check_false "client $BUS-005d gone" test -e "$CL"
+check_false "IIO device gone" iio_dev lps001wp
+check_false "trigger gone" iio_trigger "lps001wp-dev$N"
+check_eq "no overlay left" "" "$(cat "$SIM/overlay")"
+
+# ---- INT1 + INT2 rising, push-pull, at 0x5c (the counter-case) ----
+ID=$(apply "$OV2")
+check_true "INT2 overlay applied (id '$ID')" test -n "$ID"
+CL=/sys/bus/i2c/devices/$BUS-005c
+check_true "client $BUS-005c bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
+run_dt_trigger of-5c "$CL" 0 0 "DT rising/push-pull"
+check_eq "remove all overlays" 0 "$(wr "$SIM/overlay_remove" all)"
+check_false "client $BUS-005c gone" test -e "$CL"
+
+# ---- in chunks, twice, and left applied at rmmod ----
+check_true "overlay written in 64-byte chunks" dd if="$OV" of="$SIM/overlay" bs=64 conv=notrunc
+check_true "same overlay again: bound again" wait_for 5 bound_to_lps001wp /sys/bus/i2c/devices/"$BUS"-005d
+check_eq "one overlay applied" 1 "$(grep -c . "$SIM/overlay")"
+check_true "rmmod lps001wp_sim with the overlay applied" rmmod lps001wp_sim
+check_false "overlay removed with the module (node gone)" test -e /sys/firmware/devicetree/base/i2c-sim/pressure@5d
+check_false "client gone with the module" iio_dev lps001wp
+check_true "modprobe lps001wp_sim again" modprobe lps001wp_sim
+BUS=$(i2c_bus_of lps001wp-sim-of)
+check_eq "no client after reload" "" "$(clients "$BUS")"
+check_eq "no overlay after reload" "" "$(cat "$SIM/overlay")"
+
+check_true "rmmod lps001wp" rmmod lps001wp
+check_true "rmmod lps001wp_sim" rmmod lps001wp_sim
