@@ -1,0 +1,1502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IIO driver for the STMicroelectronics LPS001WP pressure sensor (I2C).
+ *
+ * 300-1100 mbar absolute pressure (u16, 16 LSB/mbar), temperature (s16,
+ * 64 LSB/degC) and a differential output DELTA = REF_P - P with a threshold
+ * unit that drives the INT1/INT2 pads. I2C address 0x5c (SDO low) or 0x5d.
+ *
+ * The chip only converts continuously, so a one-shot read powers it up
+ * (runtime PM), discards whatever sample is pending, waits for the next
+ * data-ready bit and reads that; autosuspend powers it down again. A buffer
+ * keeps it running and reads all three outputs in one burst per trigger. With
+ * an interrupt wired, the driver offers its own data-ready trigger and
+ * threshold events on the differential channel.
+ *
+ * Register facts and their confidence: lps001wp.h. Datasheet ("Preliminary
+ * data", pages 1 and 14 only): https://www.st.com/resource/en/datasheet/lps001wp.pdf
+ */
+
+#include <linux/bitfield.h>
+#include <linux/bits.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/i2c.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/kernel.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pm.h>
+#include <linux/pm_runtime.h>
+#include <linux/property.h>
+#include <linux/regmap.h>
+#include <linux/regulator/consumer.h>
+#include <linux/types.h>
+
+#include <linux/iio/buffer.h>
+#include <linux/iio/events.h>
+#include <linux/iio/iio.h>
+#include <linux/iio/trigger.h>
+#include <linux/iio/trigger_consumer.h>
+#include <linux/iio/triggered_buffer.h>
+
+#include "lps001wp.h"
+
+#define LPS001WP_DRV_NAME		"lps001wp"
+#define LPS001WP_AUTOSUSPEND_MS		2000
+/* A data-ready wait gives up after this many sample periods */
+#define LPS001WP_DRDY_TIMEOUT_PERIODS	3
+/* ...and polls STATUS this many times per period */
+#define LPS001WP_DRDY_POLLS_PER_PERIOD	8
+/* Samples one data-ready interrupt may drain before giving the CPU back */
+#define LPS001WP_IRQ_MAX_SAMPLES	4
+#define LPS001WP_THS_MAX		U16_MAX
+
+/* regmap: real registers only, so debugfs and regcache never touch others */
+static const struct regmap_range lps001wp_readable_ranges[] = {
+	regmap_reg_range(LPS001WP_REG_WHO_AM_I, LPS001WP_REG_WHO_AM_I),
+	regmap_reg_range(LPS001WP_REG_CTRL1, LPS001WP_REG_CTRL3),
+	regmap_reg_range(LPS001WP_REG_STATUS, LPS001WP_REG_DELTA_H),
+	regmap_reg_range(LPS001WP_REG_REF_P_L, LPS001WP_REG_INT_ACK),
+};
+
+static const struct regmap_access_table lps001wp_readable_table = {
+	.yes_ranges = lps001wp_readable_ranges,
+	.n_yes_ranges = ARRAY_SIZE(lps001wp_readable_ranges),
+};
+
+static const struct regmap_range lps001wp_writeable_ranges[] = {
+	regmap_reg_range(LPS001WP_REG_CTRL1, LPS001WP_REG_CTRL3),
+	regmap_reg_range(LPS001WP_REG_REF_P_L, LPS001WP_REG_INT_CFG),
+};
+
+static const struct regmap_access_table lps001wp_writeable_table = {
+	.yes_ranges = lps001wp_writeable_ranges,
+	.n_yes_ranges = ARRAY_SIZE(lps001wp_writeable_ranges),
+};
+
+/*
+ * Not cached: identity, status and data, the interrupt latch, and CTRL_REG2
+ * whose BOOT bit may clear itself (spec §3.2 [U]) and must never be replayed
+ * by a cache sync.
+ */
+static const struct regmap_range lps001wp_volatile_ranges[] = {
+	regmap_reg_range(LPS001WP_REG_WHO_AM_I, LPS001WP_REG_WHO_AM_I),
+	regmap_reg_range(LPS001WP_REG_CTRL2, LPS001WP_REG_CTRL2),
+	regmap_reg_range(LPS001WP_REG_STATUS, LPS001WP_REG_DELTA_H),
+	regmap_reg_range(LPS001WP_REG_INT_SRC, LPS001WP_REG_INT_ACK),
+};
+
+static const struct regmap_access_table lps001wp_volatile_table = {
+	.yes_ranges = lps001wp_volatile_ranges,
+	.n_yes_ranges = ARRAY_SIZE(lps001wp_volatile_ranges),
+};
+
+/*
+ * Reads with side effects: an output pair clears its data-ready bit or, with
+ * BDU, freezes the pair (spec §3.4, §5); INT_ACK clears the latched INT_SRC.
+ */
+static const struct regmap_range lps001wp_precious_ranges[] = {
+	regmap_reg_range(LPS001WP_REG_PRESS_OUT_L, LPS001WP_REG_DELTA_H),
+	regmap_reg_range(LPS001WP_REG_INT_ACK, LPS001WP_REG_INT_ACK),
+};
+
+static const struct regmap_access_table lps001wp_precious_table = {
+	.yes_ranges = lps001wp_precious_ranges,
+	.n_yes_ranges = ARRAY_SIZE(lps001wp_precious_ranges),
+};
+
+static const struct regmap_config lps001wp_regmap_config = {
+	.reg_bits = 8,
+	.val_bits = 8,
+	/*
+	 * On an SMBus-only adapter regmap-i2c falls back to I2C-block
+	 * transfers and the flag travels in the command byte, which the chip
+	 * reads as the sub-address: auto-increment works there too.
+	 */
+	.read_flag_mask = LPS001WP_I2C_AUTO_INCREMENT,
+	.write_flag_mask = LPS001WP_I2C_AUTO_INCREMENT,
+	.max_register = LPS001WP_REG_INT_ACK,
+	.rd_table = &lps001wp_readable_table,
+	.wr_table = &lps001wp_writeable_table,
+	.volatile_table = &lps001wp_volatile_table,
+	.precious_table = &lps001wp_precious_table,
+	.cache_type = LPS001WP_REGCACHE,
+};
+
+enum lps001wp_scan_index {
+	LPS001WP_SCAN_PRESSURE,
+	LPS001WP_SCAN_TEMP,
+	LPS001WP_SCAN_DELTA,
+	LPS001WP_SCAN_TIMESTAMP,
+};
+
+struct lps001wp_data {
+	struct device *dev;
+	struct regmap *regmap;
+	struct iio_trigger *trig;
+	int irq_int1;
+	int irq_int2;
+	bool irq_active_low;
+	bool irq_open_drain;
+	/*
+	 * Guards the chip's control state: read-modify-write of CTRL_REG1,
+	 * CTRL_REG3 and INT_CFG together with the flags below that decide their
+	 * contents, and the discard/wait/read sequence of a one-shot read,
+	 * which consumes the STATUS data-ready bits.
+	 */
+	struct mutex lock;
+	bool drdy_enabled;
+	bool buffer_enabled;
+	u8 events_enabled;	/* LPS001WP_INT_CFG_PL_E | LPS001WP_INT_CFG_PH_E */
+	s64 irq_timestamp;	/* taken by the hard IRQ handler */
+	s64 drdy_timestamp;	/* handed from the IRQ thread to the trigger */
+	/* Zeroed with the rest of priv; pushed whole, padding included */
+	struct {
+		__le16 chans[3];
+		aligned_s64 timestamp;
+	} scan;
+};
+
+/*
+ * Channels. Pressure scale 1/160 kPa (16 LSB/mbar) covers the absolute and
+ * the differential channel; temperature 1000/64 m°C per LSB, no offset.
+ */
+static const struct iio_event_spec lps001wp_delta_events[] = {
+	{
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_RISING,
+		.mask_separate = BIT(IIO_EV_INFO_ENABLE) | BIT(IIO_EV_INFO_VALUE),
+	}, {
+		.type = IIO_EV_TYPE_THRESH,
+		.dir = IIO_EV_DIR_FALLING,
+		.mask_separate = BIT(IIO_EV_INFO_ENABLE) | BIT(IIO_EV_INFO_VALUE),
+	},
+};
+
+static ssize_t lps001wp_reference_read(struct iio_dev *indio_dev,
+				       uintptr_t private,
+				       const struct iio_chan_spec *chan,
+				       char *buf);
+static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev,
+					uintptr_t private,
+					const struct iio_chan_spec *chan,
+					const char *buf, size_t len);
+
+static const struct iio_chan_spec_ext_info lps001wp_delta_ext_info[] = {
+	{
+		.name = "reference_raw",
+		.shared = IIO_SEPARATE,
+		.read = lps001wp_reference_read,
+		.write = lps001wp_reference_write,
+	},
+	{ }
+};
+
+#define LPS001WP_CHAN_COMMON(_type, _scan, _sign, _reg)			\
+	.type = _type,							\
+	.address = _reg,						\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),			\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),		\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),	\
+	.info_mask_shared_by_all_available = BIT(IIO_CHAN_INFO_SAMP_FREQ), \
+	.scan_index = _scan,						\
+	.scan_type = {							\
+		.sign = _sign,						\
+		.realbits = 16,						\
+		.storagebits = 16,					\
+		.endianness = IIO_LE,					\
+	}
+
+#define LPS001WP_DELTA_CHAN(_events, _num_events)			\
+	{								\
+		LPS001WP_CHAN_COMMON(IIO_PRESSURE, LPS001WP_SCAN_DELTA,	\
+				     's', LPS001WP_REG_DELTA_L),	\
+		.indexed = 1,						\
+		.channel = 1,						\
+		.ext_info = lps001wp_delta_ext_info,			\
+		.event_spec = _events,					\
+		.num_event_specs = _num_events,				\
+	}
+
+/* Threshold events need an interrupt line to report them */
+static const struct iio_chan_spec lps001wp_channels[] = {
+	{ LPS001WP_CHAN_COMMON(IIO_PRESSURE, LPS001WP_SCAN_PRESSURE, 'u',
+			       LPS001WP_REG_PRESS_OUT_L) },
+	{ LPS001WP_CHAN_COMMON(IIO_TEMP, LPS001WP_SCAN_TEMP, 's',
+			       LPS001WP_REG_TEMP_OUT_L) },
+	LPS001WP_DELTA_CHAN(lps001wp_delta_events,
+			    ARRAY_SIZE(lps001wp_delta_events)),
+	IIO_CHAN_SOFT_TIMESTAMP(LPS001WP_SCAN_TIMESTAMP),
+};
+
+static const struct iio_chan_spec lps001wp_channels_no_irq[] = {
+	{ LPS001WP_CHAN_COMMON(IIO_PRESSURE, LPS001WP_SCAN_PRESSURE, 'u',
+			       LPS001WP_REG_PRESS_OUT_L) },
+	{ LPS001WP_CHAN_COMMON(IIO_TEMP, LPS001WP_SCAN_TEMP, 's',
+			       LPS001WP_REG_TEMP_OUT_L) },
+	LPS001WP_DELTA_CHAN(NULL, 0),
+	IIO_CHAN_SOFT_TIMESTAMP(LPS001WP_SCAN_TIMESTAMP),
+};
+
+/* sampling_frequency_available, IIO_VAL_INT_PLUS_MICRO pairs */
+static const int lps001wp_odr_avail[] = {
+	7, 0,
+	12, 500000,
+};
+
+static const u8 lps001wp_odr_dr[] = {
+	LPS001WP_DR_P7_T7,
+	LPS001WP_DR_P12_5_T12_5,
+};
+
+/* Pure helpers: register encodings (covered by the KUnit suite) */
+
+static int lps001wp_odr_to_dr(int val, int val2)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lps001wp_odr_dr); i++)
+		if (lps001wp_odr_avail[2 * i] == val &&
+		    lps001wp_odr_avail[2 * i + 1] == val2)
+			return lps001wp_odr_dr[i];
+
+	return -EINVAL;
+}
+
+/* Pressure rate of a DR code (the channel all rates are named after) */
+static int lps001wp_dr_to_odr(unsigned int dr, int *val, int *val2)
+{
+	switch (dr) {
+	case LPS001WP_DR_P7_T1:
+	case LPS001WP_DR_P7_T7:
+		*val = 7;
+		*val2 = 0;
+		return 0;
+	case LPS001WP_DR_P12_5_T12_5:
+		*val = 12;
+		*val2 = 500000;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* IIO units: kPa and milli-degrees Celsius per LSB */
+static int lps001wp_scale(enum iio_chan_type type, int *val, int *val2)
+{
+	switch (type) {
+	case IIO_PRESSURE:
+		/* 16 LSB/mbar = 160 LSB/kPa, absolute and differential */
+		*val = 1;
+		*val2 = 160;
+		return IIO_VAL_FRACTIONAL;
+	case IIO_TEMP:
+		/* 64 LSB/degC: 1000/64 m°C per LSB, no offset (spec §6) */
+		*val = 125;
+		*val2 = 8;
+		return IIO_VAL_FRACTIONAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+static unsigned int lps001wp_sample_period_us(unsigned int dr, bool temp)
+{
+	switch (dr) {
+	case LPS001WP_DR_P7_T1:
+		return temp ? USEC_PER_SEC : DIV_ROUND_UP(USEC_PER_SEC, 7);
+	case LPS001WP_DR_P12_5_T12_5:
+		return 80000;
+	default:
+		/* DR 10 is unlisted; assume the 7 Hz rate of its neighbour */
+		return DIV_ROUND_UP(USEC_PER_SEC, 7);
+	}
+}
+
+static const struct {
+	u8 who_am_i;
+	const char *part;
+} lps001wp_other_parts[] = {
+	{ LPS001WP_WHO_AM_I_LPS331AP, "LPS331AP" },
+	{ LPS001WP_WHO_AM_I_LPS25H, "LPS25H" },
+	{ LPS001WP_WHO_AM_I_LPS22HB, "LPS22HB" },
+};
+
+static const char *lps001wp_other_part_name(unsigned int who_am_i)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lps001wp_other_parts); i++)
+		if (lps001wp_other_parts[i].who_am_i == who_am_i)
+			return lps001wp_other_parts[i].part;
+
+	return NULL;
+}
+
+/* INT_CFG enable (and INT_SRC flag) for an IIO event direction on DELTA */
+static u8 lps001wp_event_dir_to_int_cfg(enum iio_event_direction dir)
+{
+	switch (dir) {
+	case IIO_EV_DIR_RISING:
+		return LPS001WP_INT_CFG_PL_E;	/* REF_P - P > THS_P */
+	case IIO_EV_DIR_FALLING:
+		return LPS001WP_INT_CFG_PH_E;	/* P - REF_P > THS_P */
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Pad routing. With an INT2 line, DRDY stays on INT1 and thresholds go to
+ * INT2. With INT1 alone, DRDY wins the pad while the own trigger runs and the
+ * IRQ thread then checks the latched INT_SRC on every data-ready interrupt;
+ * otherwise INT1 carries the thresholds.
+ */
+static void lps001wp_int_selectors(bool drdy, bool events, bool has_int2,
+				   u8 *int1_sel, u8 *int2_sel)
+{
+	*int1_sel = LPS001WP_INT_CFG_GND;
+	*int2_sel = LPS001WP_INT_CFG_GND;
+
+	if (drdy)
+		*int1_sel = LPS001WP_INT_CFG_DRDY;
+	if (events && has_int2)
+		*int2_sel = LPS001WP_INT_CFG_P_EITHER;
+	else if (events && !drdy)
+		*int1_sel = LPS001WP_INT_CFG_P_EITHER;
+}
+
+static u8 lps001wp_ctrl3_value(bool active_low, bool open_drain,
+			       u8 int1_sel, u8 int2_sel)
+{
+	u8 val = FIELD_PREP(LPS001WP_CTRL3_INT1_CFG, int1_sel) |
+		 FIELD_PREP(LPS001WP_CTRL3_INT2_CFG, int2_sel);
+
+	if (active_low)
+		val |= LPS001WP_CTRL3_INT_H_L;
+	if (open_drain)
+		val |= LPS001WP_CTRL3_PP_OD;
+
+	return val;
+}
+
+/* Chip access. Callers hold data->lock unless noted. */
+
+/*
+ * regmap updates its cache before the bus write. After a failed write, drop
+ * the range from the cache so it never claims a value the chip lacks.
+ */
+static int lps001wp_write_done(struct lps001wp_data *data, unsigned int first,
+			       unsigned int last, int ret)
+{
+	if (ret) {
+		regcache_drop_region(data->regmap, first, last);
+		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n",
+				    first, ret);
+	}
+
+	return ret;
+}
+
+static int lps001wp_write(struct lps001wp_data *data, unsigned int reg,
+			  unsigned int val)
+{
+	return lps001wp_write_done(data, reg, reg,
+				   regmap_write(data->regmap, reg, val));
+}
+
+static int lps001wp_update_bits(struct lps001wp_data *data, unsigned int reg,
+				unsigned int mask, unsigned int val)
+{
+	return lps001wp_write_done(data, reg, reg,
+				   regmap_update_bits(data->regmap, reg, mask,
+						      val));
+}
+
+/* A little-endian pair in one auto-increment write */
+static int lps001wp_write_pair(struct lps001wp_data *data, unsigned int reg,
+			       u16 val)
+{
+	__le16 raw = cpu_to_le16(val);
+
+	return lps001wp_write_done(data, reg, reg + 1,
+				   regmap_bulk_write(data->regmap, reg, &raw,
+						     sizeof(raw)));
+}
+
+static int lps001wp_update_routing(struct lps001wp_data *data)
+{
+	u8 int1_sel, int2_sel;
+
+	lps001wp_int_selectors(data->drdy_enabled, data->events_enabled,
+			       data->irq_int2 > 0, &int1_sel, &int2_sel);
+
+	return lps001wp_write(data, LPS001WP_REG_CTRL3,
+			      lps001wp_ctrl3_value(data->irq_active_low,
+						   data->irq_open_drain,
+						   int1_sel, int2_sel));
+}
+
+/* Reads a whole output pair, which also clears its data-ready bit */
+static int lps001wp_read_pair(struct lps001wp_data *data, unsigned int reg,
+			      u16 *val)
+{
+	__le16 raw;
+	int ret;
+
+	ret = regmap_bulk_read(data->regmap, reg, &raw, sizeof(raw));
+	if (ret) {
+		dev_err_ratelimited(data->dev, "read of 0x%02x failed: %d\n",
+				    reg, ret);
+		return ret;
+	}
+
+	*val = le16_to_cpu(raw);
+	return 0;
+}
+
+/* Drops any pending sample so the next data-ready means a new one */
+static int lps001wp_discard_samples(struct lps001wp_data *data)
+{
+	__le16 raw[3];
+	int ret;
+
+	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_PRESS_OUT_L, raw,
+			       sizeof(raw));
+	if (ret)
+		dev_err_ratelimited(data->dev, "output read failed: %d\n", ret);
+
+	return ret;
+}
+
+static int lps001wp_wait_data_ready(struct lps001wp_data *data,
+				    unsigned int bits, bool temp)
+{
+	unsigned int ctrl1, status, period_us;
+	int ret;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	if (ret)
+		return ret;
+
+	period_us = lps001wp_sample_period_us(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1),
+					      temp);
+	ret = regmap_read_poll_timeout(data->regmap, LPS001WP_REG_STATUS,
+				       status, (status & bits) == bits,
+				       period_us / LPS001WP_DRDY_POLLS_PER_PERIOD,
+				       LPS001WP_DRDY_TIMEOUT_PERIODS * period_us);
+	if (ret == -ETIMEDOUT)
+		dev_err_ratelimited(data->dev,
+				    "no new sample within %u us (STATUS 0x%02x)\n",
+				    LPS001WP_DRDY_TIMEOUT_PERIODS * period_us,
+				    status);
+	else if (ret)
+		dev_err_ratelimited(data->dev, "STATUS read failed: %d\n", ret);
+
+	return ret;
+}
+
+/* DIFF_EN stays on while the chip is powered and anything needs DELTA */
+static int lps001wp_enable_delta(struct lps001wp_data *data)
+{
+	return lps001wp_update_bits(data, LPS001WP_REG_CTRL1,
+				    LPS001WP_CTRL1_DIFF_EN,
+				    LPS001WP_CTRL1_DIFF_EN);
+}
+
+/*
+ * One fresh sample of one channel: discard the pending one (it may predate
+ * power-up, DIFF_EN or a new REF_P), wait for the next, read it.
+ */
+static int lps001wp_read_fresh(struct lps001wp_data *data,
+			       const struct iio_chan_spec *chan, int *val)
+{
+	bool temp = chan->type == IIO_TEMP;
+	unsigned int da_bit = temp ? LPS001WP_STATUS_T_DA : LPS001WP_STATUS_P_DA;
+	unsigned int discard_reg = temp ? LPS001WP_REG_TEMP_OUT_L :
+					  LPS001WP_REG_PRESS_OUT_L;
+	u16 raw;
+	int ret;
+
+	if (chan->scan_index == LPS001WP_SCAN_DELTA) {
+		ret = lps001wp_enable_delta(data);
+		if (ret)
+			return ret;
+	}
+
+	ret = lps001wp_read_pair(data, discard_reg, &raw);
+	if (ret)
+		return ret;
+
+	ret = lps001wp_wait_data_ready(data, da_bit, temp);
+	if (ret)
+		return ret;
+
+	ret = lps001wp_read_pair(data, chan->address, &raw);
+	if (ret)
+		return ret;
+
+	if (chan->scan_type.sign == 's')
+		*val = sign_extend32(raw, 15);
+	else
+		*val = raw;
+
+	return IIO_VAL_INT;
+}
+
+/*
+ * A failed runtime resume leaves power.runtime_error set and the PM core
+ * then refuses every later resume; reset the status so a transient bus
+ * error costs one read, not the device.
+ */
+static int lps001wp_pm_get(struct lps001wp_data *data)
+{
+	int ret;
+
+	ret = pm_runtime_resume_and_get(data->dev);
+	if (ret)
+		pm_runtime_set_suspended(data->dev);
+
+	return ret;
+}
+
+static void lps001wp_pm_put(struct lps001wp_data *data)
+{
+	pm_runtime_mark_last_busy(data->dev);
+	pm_runtime_put_autosuspend(data->dev);
+}
+
+static int lps001wp_read_oneshot(struct lps001wp_data *data,
+				 const struct iio_chan_spec *chan, int *val)
+{
+	int ret;
+
+	ret = lps001wp_pm_get(data);
+	if (ret)
+		return ret;
+
+	mutex_lock(&data->lock);
+	ret = lps001wp_read_fresh(data, chan, val);
+	mutex_unlock(&data->lock);
+
+	lps001wp_pm_put(data);
+
+	return ret;
+}
+
+/* read/write callbacks */
+
+static int lps001wp_read_raw(struct iio_dev *indio_dev,
+			     const struct iio_chan_spec *chan,
+			     int *val, int *val2, long mask)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	unsigned int ctrl1;
+	int ret;
+
+	switch (mask) {
+	case IIO_CHAN_INFO_RAW:
+		ret = lps001wp_claim_direct(indio_dev);
+		if (ret)
+			return ret;
+		ret = lps001wp_read_oneshot(data, chan, val);
+		lps001wp_release_direct(indio_dev);
+		return ret;
+	case IIO_CHAN_INFO_SCALE:
+		return lps001wp_scale(chan->type, val, val2);
+	case IIO_CHAN_INFO_SAMP_FREQ:
+		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+		if (ret)
+			return ret;
+		ret = lps001wp_dr_to_odr(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1),
+					 val, val2);
+		return ret ? ret : IIO_VAL_INT_PLUS_MICRO;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int lps001wp_read_avail(struct iio_dev *indio_dev,
+			       const struct iio_chan_spec *chan,
+			       const int **vals, int *type, int *length,
+			       long mask)
+{
+	switch (mask) {
+	case IIO_CHAN_INFO_SAMP_FREQ:
+		*vals = lps001wp_odr_avail;
+		*type = IIO_VAL_INT_PLUS_MICRO;
+		*length = ARRAY_SIZE(lps001wp_odr_avail);
+		return IIO_AVAIL_LIST;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int lps001wp_write_raw(struct iio_dev *indio_dev,
+			      const struct iio_chan_spec *chan,
+			      int val, int val2, long mask)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	int dr, ret;
+
+	switch (mask) {
+	case IIO_CHAN_INFO_SAMP_FREQ:
+		dr = lps001wp_odr_to_dr(val, val2);
+		if (dr < 0)
+			return dr;
+
+		ret = lps001wp_claim_direct(indio_dev);
+		if (ret)
+			return ret;
+
+		mutex_lock(&data->lock);
+		ret = lps001wp_update_bits(data, LPS001WP_REG_CTRL1,
+					   LPS001WP_CTRL1_DR,
+					   FIELD_PREP(LPS001WP_CTRL1_DR, dr));
+		mutex_unlock(&data->lock);
+
+		lps001wp_release_direct(indio_dev);
+		return ret;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int lps001wp_read_label(struct iio_dev *indio_dev,
+			       const struct iio_chan_spec *chan, char *label)
+{
+	switch (chan->scan_index) {
+	case LPS001WP_SCAN_PRESSURE:
+		return sysfs_emit(label, "absolute\n");
+	case LPS001WP_SCAN_DELTA:
+		return sysfs_emit(label, "differential\n");
+	default:
+		return -EINVAL;
+	}
+}
+
+/* in_pressure1_reference_raw: REF_P in raw pressure units, 0..65535 */
+static ssize_t lps001wp_reference_read(struct iio_dev *indio_dev,
+				       uintptr_t private,
+				       const struct iio_chan_spec *chan,
+				       char *buf)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	__le16 raw;
+	int ret;
+
+	/* Cached: no bus access */
+	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_REF_P_L, &raw,
+			       sizeof(raw));
+	if (ret)
+		return ret;
+
+	return sysfs_emit(buf, "%u\n", le16_to_cpu(raw));
+}
+
+static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev,
+					uintptr_t private,
+					const struct iio_chan_spec *chan,
+					const char *buf, size_t len)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	u16 ref;
+	int ret;
+
+	ret = kstrtou16(buf, 10, &ref);
+	if (ret)
+		return -EINVAL;
+
+	mutex_lock(&data->lock);
+	ret = lps001wp_write_pair(data, LPS001WP_REG_REF_P_L, ref);
+	mutex_unlock(&data->lock);
+
+	return ret ? ret : len;
+}
+
+/* Threshold events on DELTA (directions: see lps001wp.h) */
+
+static int lps001wp_read_event_config(struct iio_dev *indio_dev,
+				      const struct iio_chan_spec *chan,
+				      enum iio_event_type type,
+				      enum iio_event_direction dir)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	u8 bit = lps001wp_event_dir_to_int_cfg(dir);
+	int ret;
+
+	if (!bit)
+		return -EINVAL;
+
+	mutex_lock(&data->lock);
+	ret = !!(data->events_enabled & bit);
+	mutex_unlock(&data->lock);
+
+	return ret;
+}
+
+static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
+{
+	int ret;
+
+	if (enabled) {
+		ret = lps001wp_enable_delta(data);
+		if (ret)
+			return ret;
+	}
+
+	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG,
+			     LPS001WP_INT_CFG_LIR | enabled);
+	if (ret)
+		return ret;
+
+	data->events_enabled = enabled;
+	ret = lps001wp_update_routing(data);
+	if (ret)
+		return ret;
+
+	if (enabled) {
+		unsigned int dummy;
+
+		/* Drop a latch left from an earlier configuration */
+		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+	}
+
+	return ret;
+}
+
+/*
+ * Enabled events keep the chip powered: the first enable takes a runtime PM
+ * reference, the last disable drops it.
+ */
+static int lps001wp_set_event(struct lps001wp_data *data,
+			      enum iio_event_direction dir, bool state)
+{
+	u8 bit = lps001wp_event_dir_to_int_cfg(dir);
+	u8 old, new;
+	int ret;
+
+	if (!bit)
+		return -EINVAL;
+
+	ret = lps001wp_pm_get(data);
+	if (ret)
+		return ret;
+
+	mutex_lock(&data->lock);
+	old = data->events_enabled;
+	new = state ? old | bit : old & ~bit;
+	ret = old == new ? 0 : lps001wp_apply_events(data, new);
+	if (ret) {
+		/* Best effort back to the old state; the error is what counts */
+		lps001wp_apply_events(data, old);
+	}
+	mutex_unlock(&data->lock);
+
+	if (!ret && !old && new)
+		return 0;		/* keep the reference */
+	if (!ret && old && !new)
+		lps001wp_pm_put(data);	/* the events' reference */
+	lps001wp_pm_put(data);
+
+	return ret;
+}
+
+/* 6.13 changed @state from int to bool */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+static int lps001wp_write_event_config(struct iio_dev *indio_dev,
+				       const struct iio_chan_spec *chan,
+				       enum iio_event_type type,
+				       enum iio_event_direction dir, int state)
+#else
+static int lps001wp_write_event_config(struct iio_dev *indio_dev,
+				       const struct iio_chan_spec *chan,
+				       enum iio_event_type type,
+				       enum iio_event_direction dir, bool state)
+#endif
+{
+	return lps001wp_set_event(iio_priv(indio_dev), dir, state);
+}
+
+/*
+ * THS_P is one magnitude for both directions: rising reads +THS_P, falling
+ * reads -THS_P, and writing either sets both.
+ */
+static int lps001wp_read_event_value(struct iio_dev *indio_dev,
+				     const struct iio_chan_spec *chan,
+				     enum iio_event_type type,
+				     enum iio_event_direction dir,
+				     enum iio_event_info info,
+				     int *val, int *val2)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	__le16 raw;
+	int ret;
+
+	if (info != IIO_EV_INFO_VALUE || !lps001wp_event_dir_to_int_cfg(dir))
+		return -EINVAL;
+
+	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_THS_P_L, &raw,
+			       sizeof(raw));
+	if (ret)
+		return ret;
+
+	*val = le16_to_cpu(raw);
+	if (dir == IIO_EV_DIR_FALLING)
+		*val = -*val;
+
+	return IIO_VAL_INT;
+}
+
+static int lps001wp_write_event_value(struct iio_dev *indio_dev,
+				      const struct iio_chan_spec *chan,
+				      enum iio_event_type type,
+				      enum iio_event_direction dir,
+				      enum iio_event_info info,
+				      int val, int val2)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	int ret;
+
+	if (info != IIO_EV_INFO_VALUE || val2)
+		return -EINVAL;
+
+	if (dir == IIO_EV_DIR_FALLING)
+		val = -val;
+	else if (dir != IIO_EV_DIR_RISING)
+		return -EINVAL;
+
+	if (val < 0 || val > LPS001WP_THS_MAX)
+		return -EINVAL;
+
+	mutex_lock(&data->lock);
+	ret = lps001wp_write_pair(data, LPS001WP_REG_THS_P_L, val);
+	mutex_unlock(&data->lock);
+
+	return ret;
+}
+
+/* Real registers only; reserved addresses are -EINVAL */
+static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev,
+				       unsigned int reg, unsigned int writeval,
+				       unsigned int *readval)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	int ret;
+
+	if (readval) {
+		if (!regmap_check_range_table(data->regmap, reg,
+					      &lps001wp_readable_table))
+			return -EINVAL;
+	} else if (!regmap_check_range_table(data->regmap, reg,
+					     &lps001wp_writeable_table)) {
+		return -EINVAL;
+	}
+
+	mutex_lock(&data->lock);
+	if (readval)
+		ret = regmap_read(data->regmap, reg, readval);
+	else
+		ret = lps001wp_write(data, reg, writeval);
+	mutex_unlock(&data->lock);
+
+	return ret;
+}
+
+static const struct iio_info lps001wp_info = {
+	.read_raw = lps001wp_read_raw,
+	.read_avail = lps001wp_read_avail,
+	.write_raw = lps001wp_write_raw,
+	.read_label = lps001wp_read_label,
+	.read_event_config = lps001wp_read_event_config,
+	.write_event_config = lps001wp_write_event_config,
+	.read_event_value = lps001wp_read_event_value,
+	.write_event_value = lps001wp_write_event_value,
+	.debugfs_reg_access = lps001wp_debugfs_reg_access,
+};
+
+/* Buffer and trigger */
+
+static int lps001wp_buffer_preenable(struct iio_dev *indio_dev)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	int ret;
+
+	ret = lps001wp_pm_get(data);
+	if (ret)
+		return ret;
+
+	/*
+	 * Every scan carries DELTA. Wait for a first complete sample made with
+	 * DIFF_EN on, so no trigger (own or not) reads a stale or zero one.
+	 */
+	mutex_lock(&data->lock);
+	ret = lps001wp_enable_delta(data);
+	if (!ret)
+		ret = lps001wp_discard_samples(data);
+	if (!ret)
+		ret = lps001wp_wait_data_ready(data, LPS001WP_STATUS_P_DA |
+					       LPS001WP_STATUS_T_DA, false);
+	if (!ret)
+		data->buffer_enabled = true;
+	mutex_unlock(&data->lock);
+
+	if (ret)
+		lps001wp_pm_put(data);
+
+	return ret;
+}
+
+static int lps001wp_buffer_postdisable(struct iio_dev *indio_dev)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+
+	mutex_lock(&data->lock);
+	data->buffer_enabled = false;
+	mutex_unlock(&data->lock);
+
+	lps001wp_pm_put(data);
+
+	return 0;
+}
+
+static const struct iio_buffer_setup_ops lps001wp_buffer_ops = {
+	.preenable = lps001wp_buffer_preenable,
+	.postdisable = lps001wp_buffer_postdisable,
+};
+
+static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
+{
+	struct iio_poll_func *pf = p;
+	struct iio_dev *indio_dev = pf->indio_dev;
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	unsigned int i, n = 0;
+	__le16 burst[3];
+	s64 timestamp;
+	int ret;
+
+	/* Nested polls from the own trigger skip the pollfunc's top half */
+	if (iio_trigger_using_own(indio_dev))
+		timestamp = data->drdy_timestamp;
+	else
+		timestamp = pf->timestamp;
+
+	/* P, T and DELTA in one auto-increment burst; clears P_DA and T_DA */
+	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_PRESS_OUT_L, burst,
+			       sizeof(burst));
+	if (ret) {
+		dev_err_ratelimited(data->dev, "burst read failed: %d\n", ret);
+		goto done;
+	}
+
+	/*
+	 * Packed here rather than by the core's demux (available_scan_masks):
+	 * 6.1 never frees the demux tables of a removed device.
+	 */
+	memset(data->scan.chans, 0, sizeof(data->scan.chans));
+	for (i = 0; i < ARRAY_SIZE(burst); i++)
+		if (test_bit(i, indio_dev->active_scan_mask))
+			data->scan.chans[n++] = burst[i];
+
+	lps001wp_push_with_ts(indio_dev, &data->scan, sizeof(data->scan),
+			      timestamp);
+done:
+	iio_trigger_notify_done(indio_dev->trig);
+
+	return IRQ_HANDLED;
+}
+
+static int lps001wp_drdy_set_state(struct iio_trigger *trig, bool state)
+{
+	struct iio_dev *indio_dev = iio_trigger_get_drvdata(trig);
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	int ret;
+
+	mutex_lock(&data->lock);
+	WRITE_ONCE(data->drdy_enabled, state);
+	ret = lps001wp_update_routing(data);
+	/*
+	 * The pad is a level, the interrupt an edge: drop the pending sample
+	 * so DRDY falls and the next sample makes a clean edge.
+	 */
+	if (!ret && state)
+		ret = lps001wp_discard_samples(data);
+	if (ret)
+		WRITE_ONCE(data->drdy_enabled, false);
+	mutex_unlock(&data->lock);
+
+	return ret;
+}
+
+static const struct iio_trigger_ops lps001wp_trigger_ops = {
+	.set_trigger_state = lps001wp_drdy_set_state,
+	.validate_device = iio_trigger_validate_own_device,
+};
+
+static irqreturn_t lps001wp_irq_handler(int irq, void *private)
+{
+	struct iio_dev *indio_dev = private;
+	struct lps001wp_data *data = iio_priv(indio_dev);
+
+	WRITE_ONCE(data->irq_timestamp, iio_get_time_ns(indio_dev));
+
+	return IRQ_WAKE_THREAD;
+}
+
+/* Returns true when a threshold event was latched (and is now pushed) */
+static bool lps001wp_handle_events(struct iio_dev *indio_dev, s64 timestamp)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	unsigned int src, dummy;
+	int ret;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_INT_SRC, &src);
+	if (ret) {
+		dev_err_ratelimited(data->dev, "INT_SRC read failed: %d\n", ret);
+		return false;
+	}
+	if (!(src & LPS001WP_INT_SRC_IA))
+		return false;
+
+	if (src & LPS001WP_INT_SRC_PL)
+		iio_push_event(indio_dev,
+			       IIO_UNMOD_EVENT_CODE(IIO_PRESSURE, 1,
+						    IIO_EV_TYPE_THRESH,
+						    IIO_EV_DIR_RISING),
+			       timestamp);
+	if (src & LPS001WP_INT_SRC_PH)
+		iio_push_event(indio_dev,
+			       IIO_UNMOD_EVENT_CODE(IIO_PRESSURE, 1,
+						    IIO_EV_TYPE_THRESH,
+						    IIO_EV_DIR_FALLING),
+			       timestamp);
+
+	/* LIR is set: INT_SRC (and the pad) stay latched until this read */
+	ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+	if (ret)
+		dev_err_ratelimited(data->dev, "INT_ACK read failed: %d\n", ret);
+
+	return true;
+}
+
+static irqreturn_t lps001wp_int1_thread(int irq, void *private)
+{
+	struct iio_dev *indio_dev = private;
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	s64 timestamp = READ_ONCE(data->irq_timestamp);
+	unsigned int status, i;
+	bool handled = false;
+	int ret;
+
+	if (!data->irq_int2 && READ_ONCE(data->events_enabled))
+		handled = lps001wp_handle_events(indio_dev, timestamp);
+
+	if (!READ_ONCE(data->drdy_enabled))
+		return handled ? IRQ_HANDLED : IRQ_NONE;
+
+	/*
+	 * Edge interrupt, level DRDY: DRDY only falls when the trigger handler
+	 * reads the outputs, and a sample that lands meanwhile makes no new
+	 * edge. Keep reading while STATUS says there is more.
+	 */
+	for (i = 0; i < LPS001WP_IRQ_MAX_SAMPLES; i++) {
+		ret = regmap_read(data->regmap, LPS001WP_REG_STATUS, &status);
+		if (ret) {
+			dev_err_ratelimited(data->dev,
+					    "STATUS read failed: %d\n", ret);
+			break;
+		}
+		if (!(status & LPS001WP_STATUS_P_DA))
+			break;
+
+		data->drdy_timestamp = i ? iio_get_time_ns(indio_dev) : timestamp;
+		lps001wp_trigger_poll_nested(data->trig);
+		handled = true;
+	}
+
+	return handled ? IRQ_HANDLED : IRQ_NONE;
+}
+
+static irqreturn_t lps001wp_int2_thread(int irq, void *private)
+{
+	struct iio_dev *indio_dev = private;
+	struct lps001wp_data *data = iio_priv(indio_dev);
+
+	if (lps001wp_handle_events(indio_dev, READ_ONCE(data->irq_timestamp)))
+		return IRQ_HANDLED;
+
+	return IRQ_NONE;
+}
+
+/* PM */
+
+static int lps001wp_runtime_suspend(struct device *dev)
+{
+	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
+	unsigned int bits = LPS001WP_CTRL1_PD;
+	int ret;
+
+	mutex_lock(&data->lock);
+	if (!data->buffer_enabled && !data->events_enabled)
+		bits |= LPS001WP_CTRL1_DIFF_EN;
+	ret = lps001wp_update_bits(data, LPS001WP_REG_CTRL1, bits, 0);
+	mutex_unlock(&data->lock);
+	if (ret) {
+		dev_err_ratelimited(dev, "power down failed: %d\n", ret);
+		/* -EAGAIN keeps runtime PM usable; the chip stays on for now */
+		return -EAGAIN;
+	}
+
+	/* Supplies may go away in system sleep: replay everything on resume */
+	regcache_mark_dirty(data->regmap);
+
+	return 0;
+}
+
+static int lps001wp_runtime_resume(struct device *dev)
+{
+	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
+	int ret;
+
+	/* CTRL_REG1 is replayed with PD = 0, then powered up below */
+	ret = regcache_sync(data->regmap);
+	if (!ret)
+		ret = lps001wp_update_bits(data, LPS001WP_REG_CTRL1,
+					   LPS001WP_CTRL1_PD, LPS001WP_CTRL1_PD);
+	if (ret)
+		dev_err_ratelimited(dev, "power up failed: %d\n", ret);
+
+	return ret;
+}
+
+static DEFINE_RUNTIME_DEV_PM_OPS(lps001wp_pm_ops, lps001wp_runtime_suspend,
+				 lps001wp_runtime_resume, NULL);
+
+/* Probe */
+
+static int lps001wp_check_id(struct lps001wp_data *data)
+{
+	unsigned int who_am_i;
+	const char *part;
+	int ret;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_WHO_AM_I, &who_am_i);
+	if (ret)
+		return dev_err_probe(data->dev, ret, "WHO_AM_I read failed\n");
+
+	if (who_am_i == LPS001WP_WHO_AM_I_VALUE)
+		return 0;
+
+	part = lps001wp_other_part_name(who_am_i);
+	if (part)
+		return dev_err_probe(data->dev, -ENODEV,
+				     "WHO_AM_I 0x%02x is an ST %s, not an LPS001WP (0x%02x)\n",
+				     who_am_i, part, LPS001WP_WHO_AM_I_VALUE);
+
+	return dev_err_probe(data->dev, -ENODEV,
+			     "unknown WHO_AM_I 0x%02x, expected 0x%02x\n",
+			     who_am_i, LPS001WP_WHO_AM_I_VALUE);
+}
+
+/* Known state, powered down: the chip has no software reset */
+static int lps001wp_chip_init(struct lps001wp_data *data)
+{
+	static const __le16 zero_ref_ths[2];
+	unsigned int dummy;
+	int ret;
+
+	ret = regmap_write(data->regmap, LPS001WP_REG_CTRL1,
+			   LPS001WP_CTRL1_BDU |
+			   FIELD_PREP(LPS001WP_CTRL1_DR, LPS001WP_DR_P7_T7));
+	if (ret)
+		return ret;
+
+	ret = lps001wp_update_routing(data);
+	if (ret)
+		return ret;
+
+	ret = regmap_bulk_write(data->regmap, LPS001WP_REG_REF_P_L,
+				zero_ref_ths, sizeof(zero_ref_ths));
+	if (ret)
+		return ret;
+
+	ret = regmap_write(data->regmap, LPS001WP_REG_INT_CFG,
+			   LPS001WP_INT_CFG_LIR);
+	if (ret)
+		return ret;
+
+	return regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+}
+
+/* INT1 carries data-ready (and thresholds when INT2 is absent) */
+static int lps001wp_get_irqs(struct lps001wp_data *data,
+			     struct i2c_client *client)
+{
+	struct fwnode_handle *fwnode = dev_fwnode(data->dev);
+	int irq, type;
+
+	data->irq_int1 = fwnode_irq_get_byname(fwnode, "int1");
+	if (data->irq_int1 == -EPROBE_DEFER)
+		return data->irq_int1;
+	data->irq_int2 = fwnode_irq_get_byname(fwnode, "int2");
+	if (data->irq_int2 == -EPROBE_DEFER)
+		return data->irq_int2;
+	data->irq_int1 = max(data->irq_int1, 0);
+	data->irq_int2 = max(data->irq_int2, 0);
+
+	/* Without interrupt-names the first (only) interrupt is INT1 */
+	if (!data->irq_int1 && !data->irq_int2 && client->irq > 0)
+		data->irq_int1 = client->irq;
+
+	irq = data->irq_int1 ?: data->irq_int2;
+	if (!irq)
+		return 0;
+
+	/* Both pads share one polarity and one drive setting */
+	type = irq_get_trigger_type(irq);
+	switch (type) {
+	case IRQ_TYPE_EDGE_FALLING:
+	case IRQ_TYPE_LEVEL_LOW:
+		data->irq_active_low = true;
+		break;
+	case IRQ_TYPE_NONE:
+	case IRQ_TYPE_EDGE_RISING:
+	case IRQ_TYPE_LEVEL_HIGH:
+		break;
+	default:
+		return dev_err_probe(data->dev, -EINVAL,
+				     "unsupported IRQ trigger type %d\n", type);
+	}
+
+	data->irq_open_drain = device_property_read_bool(data->dev,
+							 "drive-open-drain");
+	return 0;
+}
+
+static int lps001wp_request_irq(struct iio_dev *indio_dev, int irq,
+				irq_handler_t thread_fn, const char *pad)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	unsigned long flags = 0;
+	int ret;
+
+	switch (irq_get_trigger_type(irq)) {
+	case IRQ_TYPE_LEVEL_LOW:
+	case IRQ_TYPE_LEVEL_HIGH:
+		/* A level stays asserted until the thread has read the chip */
+		flags |= IRQF_ONESHOT;
+		break;
+	case IRQ_TYPE_NONE:
+		flags |= IRQF_TRIGGER_RISING;
+		break;
+	default:
+		/*
+		 * Edges stay unmasked so one arriving while the thread runs
+		 * queues another pass instead of being lost.
+		 */
+		break;
+	}
+	if (data->irq_open_drain)
+		flags |= IRQF_SHARED;
+
+	ret = devm_request_threaded_irq(data->dev, irq, lps001wp_irq_handler,
+					thread_fn, flags,
+					devm_kasprintf(data->dev, GFP_KERNEL,
+						       "%s-%s", indio_dev->name,
+						       pad),
+					indio_dev);
+	if (ret)
+		return dev_err_probe(data->dev, ret, "%s IRQ %d request failed\n",
+				     pad, irq);
+
+	return 0;
+}
+
+static int lps001wp_setup_irqs(struct iio_dev *indio_dev)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	int ret;
+
+	if (data->irq_int1) {
+		data->trig = devm_iio_trigger_alloc(data->dev, "%s-dev%d",
+						    indio_dev->name,
+						    iio_device_id(indio_dev));
+		if (!data->trig)
+			return -ENOMEM;
+
+		data->trig->ops = &lps001wp_trigger_ops;
+		iio_trigger_set_drvdata(data->trig, indio_dev);
+
+		/* Before the trigger exists for user space to enable */
+		ret = lps001wp_request_irq(indio_dev, data->irq_int1,
+					   lps001wp_int1_thread, "int1");
+		if (ret)
+			return ret;
+
+		ret = devm_iio_trigger_register(data->dev, data->trig);
+		if (ret)
+			return dev_err_probe(data->dev, ret,
+					     "trigger registration failed\n");
+
+		indio_dev->trig = iio_trigger_get(data->trig);
+	}
+
+	if (data->irq_int2) {
+		ret = lps001wp_request_irq(indio_dev, data->irq_int2,
+					   lps001wp_int2_thread, "int2");
+		if (ret)
+			return ret;
+	}
+
+	return 0;
+}
+
+static void lps001wp_pm_disable(void *dev)
+{
+	pm_runtime_disable(dev);
+	/* Unbound within the autosuspend delay: power down now */
+	if (!pm_runtime_status_suspended(dev))
+		lps001wp_runtime_suspend(dev);
+	pm_runtime_set_suspended(dev);
+	pm_runtime_dont_use_autosuspend(dev);
+}
+
+/* Enabled events hold a runtime PM reference; give it back on unbind */
+static void lps001wp_drop_events_pm_ref(void *arg)
+{
+	struct lps001wp_data *data = arg;
+
+	if (data->events_enabled)
+		pm_runtime_put_noidle(data->dev);
+}
+
+/* The chip was left powered down by lps001wp_chip_init(): start suspended */
+static int lps001wp_setup_pm(struct lps001wp_data *data)
+{
+	pm_runtime_set_autosuspend_delay(data->dev, LPS001WP_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(data->dev);
+	pm_runtime_enable(data->dev);
+
+	return devm_add_action_or_reset(data->dev, lps001wp_pm_disable,
+					data->dev);
+}
+
+static int lps001wp_probe(struct i2c_client *client)
+{
+	static const char * const supplies[] = { "vdd", "vddio" };
+	struct device *dev = &client->dev;
+	struct lps001wp_data *data;
+	struct iio_dev *indio_dev;
+	int ret;
+
+	indio_dev = devm_iio_device_alloc(dev, sizeof(*data));
+	if (!indio_dev)
+		return -ENOMEM;
+
+	i2c_set_clientdata(client, indio_dev);
+	data = iio_priv(indio_dev);
+	data->dev = dev;
+	mutex_init(&data->lock);
+
+	data->regmap = devm_regmap_init_i2c(client, &lps001wp_regmap_config);
+	if (IS_ERR(data->regmap))
+		return dev_err_probe(dev, PTR_ERR(data->regmap),
+				     "regmap init failed\n");
+
+	ret = devm_regulator_bulk_get_enable(dev, ARRAY_SIZE(supplies),
+					     supplies);
+	if (ret)
+		return dev_err_probe(dev, ret, "supplies enable failed\n");
+
+	ret = lps001wp_check_id(data);
+	if (ret)
+		return ret;
+
+	ret = lps001wp_get_irqs(data, client);
+	if (ret)
+		return ret;
+
+	ret = lps001wp_chip_init(data);
+	if (ret)
+		return dev_err_probe(dev, ret, "chip init failed\n");
+
+	indio_dev->name = LPS001WP_DRV_NAME;
+	indio_dev->info = &lps001wp_info;
+	indio_dev->modes = INDIO_DIRECT_MODE;
+	if (data->irq_int1 || data->irq_int2) {
+		indio_dev->channels = lps001wp_channels;
+		indio_dev->num_channels = ARRAY_SIZE(lps001wp_channels);
+	} else {
+		indio_dev->channels = lps001wp_channels_no_irq;
+		indio_dev->num_channels = ARRAY_SIZE(lps001wp_channels_no_irq);
+	}
+
+	ret = devm_iio_triggered_buffer_setup(dev, indio_dev,
+					      iio_pollfunc_store_time,
+					      lps001wp_trigger_handler,
+					      &lps001wp_buffer_ops);
+	if (ret)
+		return dev_err_probe(dev, ret, "buffer setup failed\n");
+
+	ret = lps001wp_setup_irqs(indio_dev);
+	if (ret)
+		return ret;
+
+	ret = devm_add_action_or_reset(dev, lps001wp_drop_events_pm_ref, data);
+	if (ret)
+		return ret;
+
+	ret = devm_iio_device_register(dev, indio_dev);
+	if (ret)
+		return dev_err_probe(dev, ret, "IIO registration failed\n");
+
+	/*
+	 * Runtime PM last: registering the IIO device resumes its parent (the
+	 * driver core does so around attaching any child), which would power
+	 * the chip up for an autosuspend delay at every probe. Undone first on
+	 * removal, so the chip is powered down before the IIO device goes.
+	 */
+	ret = lps001wp_setup_pm(data);
+	if (ret)
+		return dev_err_probe(dev, ret, "runtime PM setup failed\n");
+
+	return 0;
+}
+
+/* Tables */
+
+static const struct of_device_id lps001wp_of_match[] = {
+	{ .compatible = "st,lps001wp" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, lps001wp_of_match);
+
+static const struct i2c_device_id lps001wp_id[] = {
+	{ LPS001WP_DRV_NAME },
+	{ }
+};
+MODULE_DEVICE_TABLE(i2c, lps001wp_id);
+
+static struct i2c_driver lps001wp_driver = {
+	.driver = {
+		.name = LPS001WP_DRV_NAME,
+		.of_match_table = lps001wp_of_match,
+		.pm = pm_ptr(&lps001wp_pm_ops),
+	},
+	.LPS001WP_I2C_PROBE_MEMBER = lps001wp_probe,
+	.id_table = lps001wp_id,
+};
+module_i2c_driver(lps001wp_driver);
+
+MODULE_DESCRIPTION("STMicroelectronics LPS001WP pressure sensor IIO driver");
+MODULE_LICENSE("GPL");
+#ifdef LPS001WP_VERSION
+MODULE_VERSION(LPS001WP_VERSION);
+#endif
+
+#ifdef LPS001WP_KUNIT_TEST
+#include "tests/kunit/lps001wp_kunit.c"
+#endif
