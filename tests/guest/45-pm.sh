@@ -1,0 +1,96 @@
+# shellcheck shell=sh
+# Power management: one-shot reads power the chip up and autosuspend powers
+# it down; a burst of reads is one power-up; runtime resume replays the
+# configuration; system suspend/resume (pm_test=devices) keeps it.
+
+A=0x5c
+
+# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
+# errno name.
+wr() {
+	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
+		case "$err" in
+		*"Invalid argument"*) echo EINVAL ;;
+		*"busy"*) echo EBUSY ;;
+		*"Input/output error"*) echo EIO ;;
+		*"No such device or address"*) echo ENXIO ;;
+		*"timed out"*) echo ETIMEDOUT ;;
+		*) echo "ERR:$err" ;;
+		esac
+	fi
+}
+
+regval() {
+	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
+}
+counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
+}
+powered_down() {
+	[ $(( $(regval 5c 0x20) & 0x40 )) = 0 ]
+}
+
+modprobe lps001wp_sim
+modprobe lps001wp
+BUS=$(i2c_bus_of lps001wp-sim)
+echo $A > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+PWR=/sys/bus/i2c/devices/$BUS-005c/power
+check_true "device present" test -n "$D"
+check_eq "autosuspend delay 2000 ms" 2000 "$(cat "$PWR"/autosuspend_delay_ms)"
+check_eq "idle after probe: runtime suspended" suspended "$(cat "$PWR"/runtime_status)"
+
+# ---- one-shot read: up, then down after the autosuspend delay ----
+echo 0 > "$SIM"/5c/counters
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+check_eq "one-shot read" 16212 "$(cat "$D/in_pressure_raw")"
+check_eq "one power-up" 1 "$(counter 5c power_ups)"
+check_eq "PD=1 right after the read" 64 $(( $(regval 5c 0x20) & 0x40 ))
+check_eq "runtime active" active "$(cat "$PWR"/runtime_status)"
+check_true "PD=0 within 4 s" wait_for 4 powered_down
+check_eq "runtime suspended again" suspended "$(cat "$PWR"/runtime_status)"
+s1=$(counter 5c samples)
+sleep 0.5
+check_eq "no samples while powered down" "$s1" "$(counter 5c samples)"
+
+# ---- a burst of reads is one power-up ----
+echo 0 > "$SIM"/5c/counters
+i=0
+while [ $i -lt 8 ]; do
+	cat "$D/in_pressure_raw" "$D/in_temp_raw" > /dev/null
+	i=$((i + 1))
+done
+check_eq "16 reads, one power-up" 1 "$(counter 5c power_ups)"
+check_true "and down again afterwards" wait_for 4 powered_down
+
+# ---- runtime resume replays the configuration ----
+echo 12.5 > "$D/sampling_frequency"
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo "0x30 0x00" > "$SIM"/5c/regs
+echo "0x31 0x00" > "$SIM"/5c/regs
+echo "0x20 0x00" > "$SIM"/5c/regs
+cat "$D/in_pressure_raw" > /dev/null
+check_eq "resume restored REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
+check_eq "resume restored CTRL_REG1 (BDU, DR=11, PD)" 0x74 "$(regval 5c 0x20)"
+check_true "down again" wait_for 4 powered_down
+
+# ---- system suspend (pm_test=devices) while idle ----
+echo devices > /sys/power/pm_test
+check_true "suspend/resume while idle" sh -c "echo mem > /sys/power/state"
+check_eq "idle chip stays powered down" 0x34 "$(regval 5c 0x20)"
+check_eq "reads after resume" 16212 "$(cat "$D/in_pressure_raw")"
+check_eq "sampling_frequency kept" 12.500000 "$(cat "$D/sampling_frequency")"
+
+# ---- system suspend with the chip active ----
+echo "0x30 0x00" > "$SIM"/5c/regs
+cat "$D/in_pressure1_raw" > /dev/null
+echo "0x31 0x00" > "$SIM"/5c/regs
+check_true "suspend/resume while active" sh -c "echo mem > /sys/power/state"
+check_eq "active chip: powered down by the suspend" 0 $(( $(regval 5c 0x20) & 0x40 ))
+cat "$D/in_pressure_raw" > /dev/null
+check_eq "next power-up replays REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
+echo none > /sys/power/pm_test
+
+echo $A > "$SIM"/delete_device
+rmmod lps001wp
+rmmod lps001wp_sim

@@ -1,0 +1,134 @@
+# shellcheck shell=sh
+# Threshold events on the differential channel (DELTA = REF_P - P):
+# rising = PL (DELTA > +THS_P), falling = PH (DELTA < -THS_P). Busybox
+# cannot open the event fd, so the checks look at the chip: INT_CFG and
+# CTRL_REG3, interrupts raised, INT_SRC/INT_ACK reads, power.
+
+A=0x5c
+
+# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
+# errno name.
+wr() {
+	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
+		case "$err" in
+		*"Invalid argument"*) echo EINVAL ;;
+		*"busy"*) echo EBUSY ;;
+		*"Input/output error"*) echo EIO ;;
+		*"No such device or address"*) echo ENXIO ;;
+		*"timed out"*) echo ETIMEDOUT ;;
+		*) echo "ERR:$err" ;;
+		esac
+	fi
+}
+
+regval() {
+	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
+}
+counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
+}
+powered_down() {
+	[ $(( $(regval 5c 0x20) & 0x40 )) = 0 ]
+}
+# scans N BYTES: N scans of BYTES bytes from the buffer, one per line, as
+# unsigned 16-bit words (od)
+scans() {
+	timeout 15 dd if="$CDEV" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
+}
+# enable_scan CHANNELS...: exactly these scan elements
+enable_scan() {
+	# room for 128 scans: the default kfifo (2) drops samples before dd runs
+	echo 128 > "$D/buffer/length"
+	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
+	for c in "$@"; do echo 1 > "$D/scan_elements/in_${c}_en"; done
+}
+
+modprobe lps001wp_sim
+modprobe lps001wp
+echo "$A irq=rising" > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+CDEV=/dev/${D##*/}
+E=$D/events
+for f in in_pressure1_thresh_rising_en in_pressure1_thresh_rising_value \
+	 in_pressure1_thresh_falling_en in_pressure1_thresh_falling_value; do
+	check_true "$f exists" test -f "$E/$f"
+done
+check_false "no events on the absolute channel" test -e "$E/in_pressure_thresh_rising_en"
+check_eq "rising disabled at probe" 0 "$(cat "$E/in_pressure1_thresh_rising_en")"
+
+# ---- THS_P: one magnitude, +THS rising, -THS falling ----
+check_eq "rising value 100" 0 "$(wr "$E/in_pressure1_thresh_rising_value" 100)"
+check_eq "THS_P = 100" "0x64 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
+check_eq "falling value reads -100" -100 "$(cat "$E/in_pressure1_thresh_falling_value")"
+check_eq "falling value -200" 0 "$(wr "$E/in_pressure1_thresh_falling_value" -200)"
+check_eq "THS_P = 200" "0xc8 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
+check_eq "rising value reads 200" 200 "$(cat "$E/in_pressure1_thresh_rising_value")"
+for bad in -1 65536 abc 1.5; do
+	check_eq "rising value '$bad' rejected" EINVAL "$(wr "$E/in_pressure1_thresh_rising_value" "$bad")"
+done
+check_eq "falling value 5 rejected" EINVAL "$(wr "$E/in_pressure1_thresh_falling_value" 5)"
+check_eq "rejected values left THS_P alone" "0xc8 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
+
+# ---- quiet: REF_P = P, no event ----
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+echo 16212 > "$D/in_pressure1_reference_raw"
+echo 0 > "$SIM"/5c/counters
+check_eq "enable rising" 0 "$(wr "$E/in_pressure1_thresh_rising_en" 1)"
+check_eq "INT_CFG = LIR | PL_E" 0x06 "$(regval 5c 0x34)"
+check_eq "CTRL_REG3: thresholds on INT1" 0x03 "$(regval 5c 0x22)"
+check_eq "events keep the chip running with DIFF_EN" 0x5c "$(regval 5c 0x20)"
+sleep 1
+check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
+
+# ---- rising: REF_P - P = 300 > 200 ----
+echo 16512 > "$D/in_pressure1_reference_raw"
+check_true "DELTA 300 > 200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
+check_true "the IRQ thread read INT_SRC" test "$(counter 5c read_0x35)" -ge 1
+check_true "and acknowledged with INT_ACK" test "$(counter 5c read_0x36)" -ge 1
+sleep 3
+check_eq "enabled events keep the chip powered" 64 $(( $(regval 5c 0x20) & 0x40 ))
+
+# ---- the other direction does not fire rising ----
+echo 0 > "$E/in_pressure1_thresh_rising_en"
+check_eq "rising off: INT_CFG = LIR" 0x04 "$(regval 5c 0x34)"
+check_eq "rising off: INT1 unused" 0x00 "$(regval 5c 0x22)"
+check_true "last event off: powered down" wait_for 4 powered_down
+echo 15912 > "$D/in_pressure1_reference_raw"
+echo 0 > "$SIM"/5c/counters
+echo 1 > "$E/in_pressure1_thresh_rising_en"
+sleep 1
+check_eq "DELTA -300 does not fire rising" 0 "$(counter 5c irqs_int1)"
+echo 0 > "$E/in_pressure1_thresh_rising_en"
+
+# ---- falling: REF_P - P = -300 < -200 (PH) ----
+echo 0 > "$SIM"/5c/counters
+check_eq "enable falling" 0 "$(wr "$E/in_pressure1_thresh_falling_en" 1)"
+check_eq "INT_CFG = LIR | PH_E" 0x05 "$(regval 5c 0x34)"
+check_true "DELTA -300 < -200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
+
+# ---- events while the own trigger runs: DRDY owns INT1, INT_SRC polled ----
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+check_eq "own trigger + events: DRDY on INT1" 0x04 "$(regval 5c 0x22)"
+echo 0 > "$SIM"/5c/counters
+scans 10 2 > /dev/null
+check_true "INT_SRC checked on data-ready interrupts" test "$(counter 5c read_0x35)" -ge 8
+check_true "latched events acknowledged" test "$(counter 5c read_0x36)" -ge 1
+echo 0 > "$D/buffer/enable"
+check_eq "buffer off, events on: thresholds back on INT1" 0x03 "$(regval 5c 0x22)"
+echo 0 > "$E/in_pressure1_thresh_falling_en"
+check_true "all off: powered down" wait_for 4 powered_down
+
+# ---- unbind with an event enabled: chip powered down, PM balanced ----
+echo 1 > "$E/in_pressure1_thresh_falling_en"
+BUS=$(i2c_bus_of lps001wp-sim)
+echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/unbind
+check_eq "unbind with an event on: PD=0" 0 $(( $(regval 5c 0x20) & 0x40 ))
+echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/bind
+D=$(iio_dev lps001wp)
+cat "$D/in_pressure_raw" > /dev/null
+check_true "after rebind the chip still autosuspends" wait_for 4 powered_down
+
+echo $A > "$SIM"/delete_device
+rmmod lps001wp
+rmmod lps001wp_sim
