@@ -53,8 +53,10 @@ write_errno() {
 }
 
 # read_errno FILE: prints the content, or ERR:<text> when the read fails.
+# Uses dd: busybox cat retries with read() after a failed sendfile(), so a
+# one-shot error would look like success.
 read_errno() {
-	if out=$(cat "$1" 2>/tmp/read.err); then echo "$out"; else echo "ERR:$(cat /tmp/read.err)"; fi
+	if out=$(dd if="$1" bs=4096 count=1 2>/tmp/read.err); then echo "$out"; else echo "ERR:$(cat /tmp/read.err)"; fi
 }
 
 # iio_dev NAME: the sysfs directory of the first IIO device called NAME.

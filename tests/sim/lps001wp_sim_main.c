@@ -507,7 +507,7 @@ static int lps_sim_counters_show(struct seq_file *sf, void *v)
 {
 	struct lps_sim_chip *c = sf->private;
 	struct lps_sim *sim = c->sim;
-	u64 transfers, bytes, samples, ups, irqs[LPS_SIM_NUM_PADS], ns;
+	u64 transfers, bytes, samples, ups, overruns, irqs[LPS_SIM_NUM_PADS], ns;
 	u32 *rw;
 	unsigned int i;
 
@@ -524,6 +524,7 @@ static int lps_sim_counters_show(struct seq_file *sf, void *v)
 	bytes = c->bytes;
 	samples = c->model.samples;
 	ups = c->model.power_ups;
+	overruns = c->model.p_overruns;
 	irqs[0] = c->irqs[0];
 	irqs[1] = c->irqs[1];
 	memcpy(rw, c->model.reads, sizeof(c->model.reads));
@@ -535,6 +536,7 @@ static int lps_sim_counters_show(struct seq_file *sf, void *v)
 	seq_printf(sf, "bytes %llu\n", bytes);
 	seq_printf(sf, "samples %llu\n", samples);
 	seq_printf(sf, "power_ups %llu\n", ups);
+	seq_printf(sf, "p_overruns %llu\n", overruns);
 	seq_printf(sf, "powered_ms %llu\n", div_u64(ns, NSEC_PER_MSEC));
 	seq_printf(sf, "irqs_int1 %llu\n", irqs[0]);
 	seq_printf(sf, "irqs_int2 %llu\n", irqs[1]);

@@ -50,6 +50,7 @@ void lps_model_reset_counters(struct lps_model *m)
 	m->samples = 0;
 	m->t_samples = 0;
 	m->power_ups = 0;
+	m->p_overruns = 0;
 	memset(m->reads, 0, sizeof(m->reads));
 	memset(m->writes, 0, sizeof(m->writes));
 }
@@ -348,8 +349,10 @@ bool lps_model_tick(struct lps_model *m)
 	press = (u16)(s->p0 + (s64)s->np * s->dp);
 	s->np++;
 	m->samples++;
-	if (m->status & LPS_STATUS_P_DA)
+	if (m->status & LPS_STATUS_P_DA) {
 		m->status |= LPS_STATUS_P_OR;
+		m->p_overruns++;
+	}
 	m->status |= LPS_STATUS_P_DA;
 	lps_pair_update(m, LPS_PAIR_PRESS, press);
 

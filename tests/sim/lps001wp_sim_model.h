@@ -184,6 +184,7 @@ struct lps_model {
 	u64 samples;		/* pressure samples */
 	u64 t_samples;
 	u64 power_ups;
+	u64 p_overruns;		/* pressure samples that overwrote an unread one */
 	u32 reads[LPS_NUM_ADDRS];
 	u32 writes[LPS_NUM_ADDRS];
 };
