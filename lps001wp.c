@@ -673,6 +673,9 @@ static int lps001wp_read_label(struct iio_dev *indio_dev,
 		return sysfs_emit(label, "absolute\n");
 	case LPS001WP_SCAN_DELTA:
 		return sysfs_emit(label, "differential\n");
+	case LPS001WP_SCAN_TEMP:
+		/* the core gives every channel a label file once one has it */
+		return sysfs_emit(label, "temperature\n");
 	default:
 		return -EINVAL;
 	}

@@ -101,16 +101,27 @@ guest_run() {
 # overlays can refer to the board's labels.
 build_dt() {
 	local f rc=0
-	rm -rf "$build/dt"
-	mkdir -p "$build/dt"
+	rm -rf "$build/guest-files"
+	mkdir -p "$build/guest-files"
 	for f in "$root"/tests/dt/*.dts; do
 		[ -f "$f" ] || continue
 		case "$f" in
-		*-overlay.dts) dtc -q -@ -I dts -O dtb -o "$build/dt/$(basename "${f%.dts}").dtbo" "$f" || rc=1 ;;
-		*) dtc -q -@ -I dts -O dtb -o "$build/dt/$(basename "${f%.dts}").dtb" "$f" || rc=1 ;;
+		*-overlay.dts) dtc -q -@ -I dts -O dtb -o "$build/guest-files/$(basename "${f%.dts}").dtbo" "$f" || rc=1 ;;
+		*) dtc -q -@ -I dts -O dtb -o "$build/guest-files/$(basename "${f%.dts}").dtb" "$f" || rc=1 ;;
 		esac
 	done
 	tap_result "build: test device trees compile with dtc -@" "$rc"
+	return "$rc"
+}
+
+# build_guest_tools: small static helpers for what busybox cannot do
+# (tests/tools/*.c, e.g. reading IIO events), warnings as errors.
+build_guest_tools() {
+	local f rc=0
+	for f in "$root"/tests/tools/*.c; do
+		gcc -O2 -Wall -Wextra -Werror -static -o "$build/guest-files/$(basename "${f%.c}")" "$f" || rc=1
+	done
+	tap_result "build: guest tools (tests/tools) with -Wall -Wextra -Werror" "$rc"
 	return "$rc"
 }
 
@@ -125,9 +136,10 @@ test_kernel_pass() {
 	local kos=("$build/test-modules/lps001wp.ko")
 	[ -f "$build/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$build/test-modules/tests/sim/lps001wp_sim.ko")
 	build_dt || return 1
-	BENCH_EXTRA_FILES="$build/dt" bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" \
+	build_guest_tools || return 1
+	BENCH_EXTRA_FILES="$build/guest-files" bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" \
 		"$build/modroot" "$kver" "${kos[@]}" || return 1
-	BENCH_DTB=$build/dt/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \
+	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \
 		bench.mode=check "bench.suites=${GUEST_SUITES:-}"
 }
 

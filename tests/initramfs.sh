@@ -22,7 +22,7 @@ copy_with_libs() {
 	local bin=$1 lib
 	mkdir -p "$stage$(dirname "$bin")"
 	cp -L "$bin" "$stage$bin"
-	for lib in $(ldd "$bin" | awk '/=> \//{print $3} /^\s*\/lib/{print $1}'); do
+	for lib in $(ldd "$bin" | awk '/=> \//{print $3} /^[[:space:]]*\/lib/{print $1}'); do
 		[ -e "$stage$lib" ] && continue
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"

@@ -47,6 +47,7 @@ check_false "no in_temp_offset" test -e "$D/in_temp_offset"
 check_false "one pressure scale for both channels" test -e "$D/in_pressure1_scale"
 check_eq "in_pressure_label" absolute "$(cat "$D/in_pressure_label")"
 check_eq "in_pressure1_label" differential "$(cat "$D/in_pressure1_label")"
+check_eq "in_temp_label" temperature "$(read_errno "$D/in_temp_label")"
 
 # ---- a fresh sample per read ----
 echo "counter 1000 0" > "$SIM"/5c/stimulus

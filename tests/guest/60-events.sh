@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # Threshold events on the differential channel (DELTA = REF_P - P):
-# rising = PL (DELTA > +THS_P), falling = PH (DELTA < -THS_P). Busybox
-# cannot open the event fd, so the checks look at the chip: INT_CFG and
-# CTRL_REG3, interrupts raised, INT_SRC/INT_ACK reads, power.
+# rising = PL (DELTA > +THS_P), falling = PH (DELTA < -THS_P). The checks
+# look at the chip (INT_CFG and CTRL_REG3, interrupts raised, INT_SRC/INT_ACK
+# reads, power) and at what user space receives: /tests/iio_event_wait
+# (tests/tools) reads one event from the device's event fd.
 
 A=0x5c
 
@@ -80,11 +81,22 @@ check_eq "events keep the chip running with DIFF_EN" 0x5c "$(regval 5c 0x20)"
 sleep 1
 check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
 
+# listen NAME: start iio_event_wait in the background, once its fd is open
+listen() {
+	/tests/iio_event_wait "$CDEV" 4000 > "/tmp/ev.$1" 2>&1 &
+	LISTENER=$!
+	wait_for 2 grep -q listening "/tmp/ev.$1"
+}
+
 # ---- rising: REF_P - P = 300 > 200 ----
+listen rising
 echo 16512 > "$D/in_pressure1_reference_raw"
 check_true "DELTA 300 > 200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
 check_true "the IRQ thread read INT_SRC" test "$(counter 5c read_0x35)" -ge 1
 check_true "and acknowledged with INT_ACK" test "$(counter 5c read_0x36)" -ge 1
+wait "$LISTENER"
+check_eq "user space gets the event: in_pressure1 thresh rising" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.rising)"
 sleep 3
 check_eq "enabled events keep the chip powered" 64 $(( $(regval 5c 0x20) & 0x40 ))
 
@@ -102,9 +114,13 @@ echo 0 > "$E/in_pressure1_thresh_rising_en"
 
 # ---- falling: REF_P - P = -300 < -200 (PH) ----
 echo 0 > "$SIM"/5c/counters
+listen falling
 check_eq "enable falling" 0 "$(wr "$E/in_pressure1_thresh_falling_en" 1)"
 check_eq "INT_CFG = LIR | PH_E" 0x05 "$(regval 5c 0x34)"
 check_true "DELTA -300 < -200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
+wait "$LISTENER"
+check_eq "user space gets the event: in_pressure1 thresh falling" \
+	"type=pressure channel=1 evtype=thresh dir=falling" "$(tail -n1 /tmp/ev.falling)"
 
 # ---- events while the own trigger runs: DRDY owns INT1, INT_SRC polled ----
 enable_scan pressure
