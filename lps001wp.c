@@ -743,6 +743,7 @@ static int lps001wp_read_event_config(struct iio_dev *indio_dev,
 
 static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 {
+	u8 old;
 	int ret;
 
 	if (enabled) {
@@ -756,10 +757,14 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 	if (ret)
 		return ret;
 
+	/* events_enabled is what the pads are routed for, nothing else */
+	old = data->events_enabled;
 	data->events_enabled = enabled;
 	ret = lps001wp_update_routing(data);
-	if (ret)
+	if (ret) {
+		data->events_enabled = old;
 		return ret;
+	}
 
 	if (enabled) {
 		unsigned int dummy;
@@ -772,14 +777,15 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 }
 
 /*
- * Enabled events keep the chip powered: the first enable takes a runtime PM
- * reference, the last disable drops it.
+ * Enabled events keep the chip powered: the reference follows
+ * events_enabled as it ends up, so a failed write (and a failed attempt to
+ * undo it) can never unbalance the runtime PM count.
  */
 static int lps001wp_set_event(struct lps001wp_data *data,
 			      enum iio_event_direction dir, bool state)
 {
 	u8 bit = lps001wp_event_dir_to_int_cfg(dir);
-	u8 old, new;
+	u8 old, new, cur;
 	int ret;
 
 	if (!bit)
@@ -797,11 +803,12 @@ static int lps001wp_set_event(struct lps001wp_data *data,
 		/* Best effort back to the old state; the error is what counts */
 		lps001wp_apply_events(data, old);
 	}
+	cur = data->events_enabled;
 	mutex_unlock(&data->lock);
 
-	if (!ret && !old && new)
-		return 0;		/* keep the reference */
-	if (!ret && old && !new)
+	if (!old && cur)
+		return ret;		/* keep the reference */
+	if (old && !cur)
 		lps001wp_pm_put(data);	/* the events' reference */
 	lps001wp_pm_put(data);
 
@@ -984,8 +991,8 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	/* Nested polls from the own trigger skip the pollfunc's top half */
 	if (iio_trigger_using_own(indio_dev))
 		timestamp = data->drdy_timestamp;
-	else
-		timestamp = pf->timestamp;
+	else	/* a foreign nested trigger skips the top half that stamps */
+		timestamp = pf->timestamp ?: iio_get_time_ns(indio_dev);
 
 	/* P, T and DELTA in one auto-increment burst; clears P_DA and T_DA */
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_PRESS_OUT_L, burst,
@@ -1027,9 +1034,23 @@ static int lps001wp_drdy_set_state(struct iio_trigger *trig, bool state)
 	 */
 	if (!ret && state)
 		ret = lps001wp_discard_samples(data);
-	if (ret)
+	if (ret && state) {
+		/* Nobody would read the outputs: take DRDY off the pad */
 		WRITE_ONCE(data->drdy_enabled, false);
+		lps001wp_update_routing(data);
+	}
 	mutex_unlock(&data->lock);
+
+	/*
+	 * A failed disable must not fail: 6.1's trigger detach then skips
+	 * freeing the poll function's IRQ and the trigger stays half attached.
+	 * The pad may stay routed; the IRQ thread ignores data-ready while
+	 * drdy_enabled is clear, and the next enable rewrites CTRL_REG3.
+	 */
+	if (ret && !state) {
+		dev_err(data->dev, "data-ready routing off failed: %d\n", ret);
+		return 0;
+	}
 
 	return ret;
 }
@@ -1284,7 +1305,13 @@ static int lps001wp_request_irq(struct iio_dev *indio_dev, int irq,
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	unsigned long flags = 0;
+	const char *name;
 	int ret;
+
+	name = devm_kasprintf(data->dev, GFP_KERNEL, "%s-%s", indio_dev->name,
+			      pad);
+	if (!name)
+		return -ENOMEM;
 
 	switch (irq_get_trigger_type(irq)) {
 	case IRQ_TYPE_LEVEL_LOW:
@@ -1306,11 +1333,7 @@ static int lps001wp_request_irq(struct iio_dev *indio_dev, int irq,
 		flags |= IRQF_SHARED;
 
 	ret = devm_request_threaded_irq(data->dev, irq, lps001wp_irq_handler,
-					thread_fn, flags,
-					devm_kasprintf(data->dev, GFP_KERNEL,
-						       "%s-%s", indio_dev->name,
-						       pad),
-					indio_dev);
+					thread_fn, flags, name, indio_dev);
 	if (ret)
 		return dev_err_probe(data->dev, ret, "%s IRQ %d request failed\n",
 				     pad, irq);
@@ -1365,6 +1388,31 @@ static void lps001wp_pm_disable(void *dev)
 		lps001wp_runtime_suspend(dev);
 	pm_runtime_set_suspended(dev);
 	pm_runtime_dont_use_autosuspend(dev);
+}
+
+/*
+ * Unbound with events enabled (IIO does not disable them on unregister): no
+ * pad may stay asserted on a line that another device can share, so route
+ * both pads to GND, turn the threshold unit off and clear its latch. Runs
+ * after the IIO device is gone and before the IRQs are freed.
+ */
+static void lps001wp_disarm_pads(void *arg)
+{
+	struct lps001wp_data *data = arg;
+	unsigned int dummy;
+	int ret;
+
+	mutex_lock(&data->lock);
+	data->drdy_enabled = false;
+	data->events_enabled = 0;
+	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0);
+	if (!ret)
+		ret = lps001wp_update_routing(data);
+	if (!ret)
+		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+	mutex_unlock(&data->lock);
+	if (ret)
+		dev_warn(data->dev, "interrupt pads not disarmed: %d\n", ret);
 }
 
 /* Enabled events hold a runtime PM reference; give it back on unbind */
@@ -1445,6 +1493,11 @@ static int lps001wp_probe(struct i2c_client *client)
 		return dev_err_probe(dev, ret, "buffer setup failed\n");
 
 	ret = lps001wp_setup_irqs(indio_dev);
+	if (ret)
+		return ret;
+
+	/* Registered first so it runs last, after the events' reference is put */
+	ret = devm_add_action_or_reset(dev, lps001wp_disarm_pads, data);
 	if (ret)
 		return ret;
 

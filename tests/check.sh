@@ -69,7 +69,7 @@ build_modules() {
 }
 
 # Patterns of a kernel splat in the guest console.
-splat_re='WARNING:|BUG:|KASAN|Oops|general protection|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN_ON|sleeping function called from invalid context|INFO: task .* blocked|unreferenced object|Kernel panic|UBSAN'
+splat_re='WARNING:|usage count underflow|BUG:|KASAN|Oops|general protection|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN_ON|sleeping function called from invalid context|INFO: task .* blocked|unreferenced object|Kernel panic|UBSAN'
 
 # guest_run KERNEL INITRD NAME [kernel args]: boot, collect TAP, check for
 # splats and for the guest reaching its end.

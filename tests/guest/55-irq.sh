@@ -116,5 +116,24 @@ echo 0 > "$D/buffer/enable"
 echo "" > "$D/trigger/current_trigger"
 echo $A > "$SIM"/delete_device
 
-rmmod lps001wp
+# A bus error while the buffer stops: on 6.1 a failing set_trigger_state
+# leaves the poll function attached, and the next start never routes DRDY.
+echo "$A irq=rising" > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+CDEV=/dev/${D##*/}
+echo 12.5 > "$D/sampling_frequency"
+echo "counter 0 0" > "$SIM"/5c/stimulus
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+scans 2 2 > /dev/null
+echo "eio_every 1" > "$SIM"/5c/fault
+check_eq "buffer stops while every transfer fails" 0 "$(write_errno "$D/buffer/enable" 0)"
+echo clear > "$SIM"/5c/fault
+echo 1 > "$D/buffer/enable"
+check_eq "after that, DRDY routed again on restart" 0x04 "$(regval 5c 0x22)"
+check_eq "and scans flow" 5 "$(scans 5 2 | grep -c .)"
+echo 0 > "$D/buffer/enable"
+echo $A > "$SIM"/delete_device
+
+check_true "rmmod lps001wp (no reference left behind)" rmmod lps001wp
 rmmod lps001wp_sim

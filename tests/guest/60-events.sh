@@ -140,6 +140,8 @@ echo 1 > "$E/in_pressure1_thresh_falling_en"
 BUS=$(i2c_bus_of lps001wp-sim)
 echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/unbind
 check_eq "unbind with an event on: PD=0" 0 $(( $(regval 5c 0x20) & 0x40 ))
+check_eq "unbind with an event on: threshold unit off (INT_CFG)" 0x00 "$(regval 5c 0x34)"
+check_eq "unbind with an event on: pads idle (CTRL_REG3)" 0x00 "$(regval 5c 0x22)"
 echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/bind
 D=$(iio_dev lps001wp)
 cat "$D/in_pressure_raw" > /dev/null
