@@ -20,14 +20,6 @@ get() {
 set_reg() {
 	i2cset -f -y "$BUS" "$1" "$2" "$3"
 }
-# counter CHIP NAME
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
-# regval CHIP REG: the regs file's value for REG (no side effects)
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
 samples_at_least() {
 	[ "$(counter 5c samples)" -ge "$1" ]
 }
@@ -36,18 +28,6 @@ run_for() {
 	set_reg $A 0x20 "$1"
 	sleep "$2"
 	set_reg $A 0x20 0x00
-}
-# werr FILE VALUE: like lib.sh's write_errno, but through echo, because
-# busybox's printf builtin reports no write error text.
-werr() {
-	if err=$( { echo "$2" > "$1"; } 2>&1 ); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"Device or resource busy"*) echo EBUSY ;;
-		*"No such device"*) echo ENODEV ;;
-		*) echo "$err" ;;
-		esac
-	fi
 }
 abs() {
 	if [ "$1" -lt 0 ]; then echo $(( -$1 )); else echo "$1"; fi
@@ -146,7 +126,7 @@ echo p-minus-ref > "$SIM"/5c/delta_sign
 run_for 0x78 0.3
 check_eq "DELTA with p-minus-ref = +212" "0xd4 0x00" "$(xfer w1@$A 0xac r2)"
 echo ref-minus-p > "$SIM"/5c/delta_sign
-check_eq "bad delta_sign rejected" EINVAL "$(werr "$SIM"/5c/delta_sign sideways)"
+check_eq "bad delta_sign rejected" EINVAL "$(write_errno "$SIM"/5c/delta_sign sideways)"
 
 # ---- regs file has no side effects ----
 run_for 0x70 0.3
@@ -189,21 +169,21 @@ check_eq "fault stuck_status" 0x00 "$(get $A 0x27)"
 check_true "fault file shows settings" grep -q "stuck_status 1" "$SIM"/5c/fault
 echo clear > "$SIM"/5c/fault
 check_eq "fault clear" "0xba 0x03" "$(get $A 0x0f) $(get $A 0x27)"
-check_eq "bad fault command rejected" EINVAL "$(werr "$SIM"/5c/fault 'nak x')"
-check_eq "bad stimulus rejected" EINVAL "$(werr "$SIM"/5c/stimulus 'const 70000 0')"
+check_eq "bad fault command rejected" EINVAL "$(write_errno "$SIM"/5c/fault 'nak x')"
+check_eq "bad stimulus rejected" EINVAL "$(write_errno "$SIM"/5c/stimulus 'const 70000 0')"
 
 # ---- client instantiation ----
-check_eq "new_device bad address" EINVAL "$(werr "$SIM"/new_device 0x50)"
-check_eq "new_device bad option" EINVAL "$(werr "$SIM"/new_device '0x5c irq=both')"
+check_eq "new_device bad address" EINVAL "$(write_errno "$SIM"/new_device 0x50)"
+check_eq "new_device bad option" EINVAL "$(write_errno "$SIM"/new_device '0x5c irq=both')"
 check_eq "new_device 0x5c irq=falling open-drain" 0 \
-	"$(werr "$SIM"/new_device '0x5c irq=falling open-drain')"
+	"$(write_errno "$SIM"/new_device '0x5c irq=falling open-drain')"
 dev=/sys/bus/i2c/devices/$BUS-005c
 check_eq "client named lps001wp" lps001wp "$(cat "$dev"/name 2>&1)"
-check_eq "second new_device at 0x5c busy" EBUSY "$(werr "$SIM"/new_device 0x5c)"
-check_eq "delete_device 0x5c" 0 "$(werr "$SIM"/delete_device 0x5c)"
+check_eq "second new_device at 0x5c busy" EBUSY "$(write_errno "$SIM"/new_device 0x5c)"
+check_eq "delete_device 0x5c" 0 "$(write_errno "$SIM"/delete_device 0x5c)"
 check_false "client gone" test -e "$dev"
-check_eq "delete_device again" ENODEV "$(werr "$SIM"/delete_device 0x5c)"
-check_eq "new_device 0x5d (left for rmmod)" 0 "$(werr "$SIM"/new_device '0x5d irq=rising')"
+check_eq "delete_device again" ENODEV "$(write_errno "$SIM"/delete_device 0x5c)"
+check_eq "new_device 0x5d (left for rmmod)" 0 "$(write_errno "$SIM"/new_device '0x5d irq=rising')"
 
 # ---- unload with a client present and a chip running ----
 set_reg 0x5d 0x20 0x70

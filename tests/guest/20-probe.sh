@@ -4,28 +4,6 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
-
 check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
 check_true "modprobe lps001wp" modprobe lps001wp
 BUS=$(i2c_bus_of lps001wp-sim)
@@ -58,7 +36,7 @@ check_false "debugfs: reading reserved 0x10 fails" cat "$DBG"
 echo 0x37 > "$DBG"
 check_false "debugfs: reading reserved 0x37 fails" cat "$DBG"
 check_false "debugfs: writing read-only STATUS fails" sh -c "echo '0x27 0x01' > $DBG"
-check_eq "debugfs write THS_P_L" 0 "$(wr "$DBG" "0x32 0x5a")"
+check_eq "debugfs write THS_P_L" 0 "$(write_errno "$DBG" "0x32 0x5a")"
 check_eq "debugfs write reached the chip" 0x5a "$(regval 5c 0x32)"
 echo "0x32 0x00" > "$DBG"
 

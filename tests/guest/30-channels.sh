@@ -4,25 +4,6 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-
 modprobe lps001wp_sim
 modprobe lps001wp
 echo $A > "$SIM"/new_device

@@ -4,25 +4,6 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-
 modprobe lps001wp_sim
 modprobe lps001wp
 echo $A > "$SIM"/new_device
@@ -32,29 +13,29 @@ check_true "device present" test -n "$D"
 # ---- sampling_frequency ----
 check_eq "sampling_frequency_available" "7.000000 12.500000" "$(cat "$D/sampling_frequency_available")"
 check_eq "default sampling_frequency 7 Hz" 7.000000 "$(cat "$D/sampling_frequency")"
-check_eq "set 12.5 Hz" 0 "$(wr "$D/sampling_frequency" 12.5)"
+check_eq "set 12.5 Hz" 0 "$(write_errno "$D/sampling_frequency" 12.5)"
 check_eq "reads 12.5 Hz" 12.500000 "$(cat "$D/sampling_frequency")"
 check_eq "12.5 Hz is DR=11: CTRL_REG1 0x34" 0x34 "$(regval 5c 0x20)"
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 check_eq "one-shot read at 12.5 Hz" 1600 "$(cat "$D/in_temp_raw")"
-check_eq "set 7 Hz" 0 "$(wr "$D/sampling_frequency" 7)"
+check_eq "set 7 Hz" 0 "$(write_errno "$D/sampling_frequency" 7)"
 check_eq "7 Hz is DR=01 (P and T at 7 Hz)" 16 $(( $(regval 5c 0x20) & 0x30 ))
 check_eq "temperature at 7 Hz" 1600 "$(cat "$D/in_temp_raw")"
 echo 12.5 > "$D/sampling_frequency"
 for bad in 13 1 0 7.1 12 -7 abc ""; do
-	check_eq "sampling_frequency '$bad' rejected" EINVAL "$(wr "$D/sampling_frequency" "$bad")"
+	check_eq "sampling_frequency '$bad' rejected" EINVAL "$(write_errno "$D/sampling_frequency" "$bad")"
 done
 check_eq "rejected values left DR=11 alone" 48 $(( $(regval 5c 0x20) & 0x30 ))
 check_eq "and sampling_frequency" 12.500000 "$(cat "$D/sampling_frequency")"
 
 # ---- reference ----
-check_eq "reference 1234 accepted" 0 "$(wr "$D/in_pressure1_reference_raw" 1234)"
+check_eq "reference 1234 accepted" 0 "$(write_errno "$D/in_pressure1_reference_raw" 1234)"
 check_eq "REF_P = 0x04d2" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
-check_eq "reference 65535 accepted" 0 "$(wr "$D/in_pressure1_reference_raw" 65535)"
-check_eq "reference 0 accepted" 0 "$(wr "$D/in_pressure1_reference_raw" 0)"
+check_eq "reference 65535 accepted" 0 "$(write_errno "$D/in_pressure1_reference_raw" 65535)"
+check_eq "reference 0 accepted" 0 "$(write_errno "$D/in_pressure1_reference_raw" 0)"
 echo 1234 > "$D/in_pressure1_reference_raw"
 for bad in 65536 -1 abc 12x 0x10 1e3 99999999999 ""; do
-	check_eq "reference '$bad' rejected" EINVAL "$(wr "$D/in_pressure1_reference_raw" "$bad")"
+	check_eq "reference '$bad' rejected" EINVAL "$(write_errno "$D/in_pressure1_reference_raw" "$bad")"
 done
 check_eq "rejected references left REF_P alone" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
 check_eq "reference still reads 1234" 1234 "$(cat "$D/in_pressure1_reference_raw")"

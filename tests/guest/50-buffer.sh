@@ -5,43 +5,6 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
-powered_down() {
-	[ $(( $(regval 5c 0x20) & 0x40 )) = 0 ]
-}
-# scans N BYTES: N scans of BYTES bytes from the buffer, one per line, as
-# unsigned 16-bit words (od)
-scans() {
-	timeout 15 dd if="$CDEV" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
-}
-# enable_scan CHANNELS...: exactly these scan elements
-enable_scan() {
-	# room for 128 scans: the default kfifo (2) drops samples before dd runs
-	echo 128 > "$D/buffer/length"
-	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
-	for c in "$@"; do echo 1 > "$D/scan_elements/in_${c}_en"; done
-}
-
 # On 6.1, rmdir of an hrtimer trigger touches it after freeing it (KASAN:
 # trigger_drop_group() puts a freed item), so triggers made here stay.
 
@@ -66,10 +29,10 @@ enable_scan pressure temp pressure1 timestamp
 check_eq "scan element types" "le:u16/16>>0 le:s16/16>>0 le:s16/16>>0" \
 	"$(cat "$D/scan_elements/in_pressure_type" "$D/scan_elements/in_temp_type" "$D/scan_elements/in_pressure1_type" | tr '\n' ' ' | sed 's/ $//')"
 echo 0 > "$SIM"/5c/counters
-check_eq "buffer enable" 0 "$(wr "$D/buffer/enable" 1)"
+check_eq "buffer enable" 0 "$(write_errno "$D/buffer/enable" 1)"
 check_eq "running: CTRL_REG1 = PD | DR=11 | DIFF_EN | BDU" 0x7c "$(regval 5c 0x20)"
 check_eq "one power-up" 1 "$(counter 5c power_ups)"
-check_eq "sampling_frequency busy while buffered" EBUSY "$(wr "$D/sampling_frequency" 7)"
+check_eq "sampling_frequency busy while buffered" EBUSY "$(write_errno "$D/sampling_frequency" 7)"
 check_eq "raw read busy while buffered" "ERR" "$(read_errno "$D/in_pressure_raw" | cut -c1-3)"
 s=$(scans 3 16)
 first=$(echo "$s" | head -n1 | awk '{ print $1, $2, $3, $4 }')

@@ -5,47 +5,9 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
-powered_down() {
-	[ $(( $(regval 5c 0x20) & 0x40 )) = 0 ]
-}
-# scans N BYTES: N scans of BYTES bytes from the buffer, one per line, as
-# unsigned 16-bit words (od)
-scans() {
-	timeout 15 dd if="$CDEV" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
-}
-# enable_scan CHANNELS...: exactly these scan elements
-enable_scan() {
-	# room for 128 scans: the default kfifo (2) drops samples before dd runs
-	echo 128 > "$D/buffer/length"
-	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
-	for c in "$@"; do echo 1 > "$D/scan_elements/in_${c}_en"; done
-}
-
 # run_own_trigger CTRL3_IDLE CTRL3_RUNNING LABEL
 run_own_trigger() {
 	D=$(iio_dev lps001wp)
-	CDEV=/dev/${D##*/}
 	N=${D##*iio:device}
 	check_true "$3: own trigger lps001wp-dev$N" iio_trigger "lps001wp-dev$N"
 	check_eq "$3: default trigger is the own one" "lps001wp-dev$N" "$(cat "$D/trigger/current_trigger")"
@@ -120,7 +82,6 @@ echo $A > "$SIM"/delete_device
 # leaves the poll function attached, and the next start never routes DRDY.
 echo "$A irq=rising" > "$SIM"/new_device
 D=$(iio_dev lps001wp)
-CDEV=/dev/${D##*/}
 echo 12.5 > "$D/sampling_frequency"
 echo "counter 0 0" > "$SIM"/5c/stimulus
 enable_scan pressure

@@ -7,43 +7,6 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
-powered_down() {
-	[ $(( $(regval 5c 0x20) & 0x40 )) = 0 ]
-}
-# scans N BYTES: N scans of BYTES bytes from the buffer, one per line, as
-# unsigned 16-bit words (od)
-scans() {
-	timeout 15 dd if="$CDEV" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
-}
-# enable_scan CHANNELS...: exactly these scan elements
-enable_scan() {
-	# room for 128 scans: the default kfifo (2) drops samples before dd runs
-	echo 128 > "$D/buffer/length"
-	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
-	for c in "$@"; do echo 1 > "$D/scan_elements/in_${c}_en"; done
-}
-
 modprobe lps001wp_sim
 modprobe lps001wp
 echo "$A irq=rising" > "$SIM"/new_device
@@ -58,23 +21,23 @@ check_false "no events on the absolute channel" test -e "$E/in_pressure_thresh_r
 check_eq "rising disabled at probe" 0 "$(cat "$E/in_pressure1_thresh_rising_en")"
 
 # ---- THS_P: one magnitude, +THS rising, -THS falling ----
-check_eq "rising value 100" 0 "$(wr "$E/in_pressure1_thresh_rising_value" 100)"
+check_eq "rising value 100" 0 "$(write_errno "$E/in_pressure1_thresh_rising_value" 100)"
 check_eq "THS_P = 100" "0x64 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
 check_eq "falling value reads -100" -100 "$(cat "$E/in_pressure1_thresh_falling_value")"
-check_eq "falling value -200" 0 "$(wr "$E/in_pressure1_thresh_falling_value" -200)"
+check_eq "falling value -200" 0 "$(write_errno "$E/in_pressure1_thresh_falling_value" -200)"
 check_eq "THS_P = 200" "0xc8 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
 check_eq "rising value reads 200" 200 "$(cat "$E/in_pressure1_thresh_rising_value")"
 for bad in -1 65536 abc 1.5; do
-	check_eq "rising value '$bad' rejected" EINVAL "$(wr "$E/in_pressure1_thresh_rising_value" "$bad")"
+	check_eq "rising value '$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_rising_value" "$bad")"
 done
-check_eq "falling value 5 rejected" EINVAL "$(wr "$E/in_pressure1_thresh_falling_value" 5)"
+check_eq "falling value 5 rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_falling_value" 5)"
 check_eq "rejected values left THS_P alone" "0xc8 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
 
 # ---- quiet: REF_P = P, no event ----
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 16212 > "$D/in_pressure1_reference_raw"
 echo 0 > "$SIM"/5c/counters
-check_eq "enable rising" 0 "$(wr "$E/in_pressure1_thresh_rising_en" 1)"
+check_eq "enable rising" 0 "$(write_errno "$E/in_pressure1_thresh_rising_en" 1)"
 check_eq "INT_CFG = LIR | PL_E" 0x06 "$(regval 5c 0x34)"
 check_eq "CTRL_REG3: thresholds on INT1" 0x03 "$(regval 5c 0x22)"
 check_eq "events keep the chip running with DIFF_EN" 0x5c "$(regval 5c 0x20)"
@@ -115,7 +78,7 @@ echo 0 > "$E/in_pressure1_thresh_rising_en"
 # ---- falling: REF_P - P = -300 < -200 (PH) ----
 echo 0 > "$SIM"/5c/counters
 listen falling
-check_eq "enable falling" 0 "$(wr "$E/in_pressure1_thresh_falling_en" 1)"
+check_eq "enable falling" 0 "$(write_errno "$E/in_pressure1_thresh_falling_en" 1)"
 check_eq "INT_CFG = LIR | PH_E" 0x05 "$(regval 5c 0x34)"
 check_true "DELTA -300 < -200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
 wait "$LISTENER"

@@ -5,51 +5,6 @@
 
 A=0x5c
 
-# wr FILE VALUE: writes VALUE and a newline, as echo does; prints 0 or the
-# errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
-powered_down() {
-	[ $(( $(regval 5c 0x20) & 0x40 )) = 0 ]
-}
-# scans N BYTES: N scans of BYTES bytes from the buffer, one per line, as
-# unsigned 16-bit words (od)
-scans() {
-	timeout 15 dd if="$CDEV" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
-}
-# enable_scan CHANNELS...: exactly these scan elements
-enable_scan() {
-	# room for 128 scans: the default kfifo (2) drops samples before dd runs
-	echo 128 > "$D/buffer/length"
-	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
-	for c in "$@"; do echo 1 > "$D/scan_elements/in_${c}_en"; done
-}
-
-# rd FILE: one read(2) of FILE; the content or ERR:<message>. (busybox cat
-# retries with read() after a failed sendfile(), hiding a one-shot error.)
-rd() {
-	if out=$(dd if="$1" bs=4096 count=1 2>/tmp/rd.err); then echo "$out"; else
-		echo "ERR:$(tail -n1 /tmp/rd.err)"
-	fi
-}
-
 # On 6.1, rmdir of an hrtimer trigger touches it after freeing it (KASAN:
 # trigger_drop_group() puts a freed item), so triggers made here stay.
 
@@ -68,38 +23,37 @@ echo clear > "$SIM"/5c/fault
 
 echo $A > "$SIM"/new_device
 D=$(iio_dev lps001wp)
-CDEV=/dev/${D##*/}
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 
 # ---- one-shot reads: idle (fault hits the resume) and active ----
 echo "eio 1" > "$SIM"/5c/fault
-check_eq "EIO while idle (resume) reaches the reader" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(rd "$D/in_pressure_raw")"
-check_eq "next read works" 16212 "$(rd "$D/in_pressure_raw")"
+check_eq "EIO while idle (resume) reaches the reader" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
+check_eq "next read works" 16212 "$(read_errno "$D/in_pressure_raw")"
 echo "eio 1" > "$SIM"/5c/fault
-check_eq "EIO while active reaches the reader" "ERR:dd: $D/in_temp_raw: Input/output error" "$(rd "$D/in_temp_raw")"
-check_eq "next read works" 1600 "$(rd "$D/in_temp_raw")"
+check_eq "EIO while active reaches the reader" "ERR:dd: $D/in_temp_raw: Input/output error" "$(read_errno "$D/in_temp_raw")"
+check_eq "next read works" 1600 "$(read_errno "$D/in_temp_raw")"
 echo "nak 1" > "$SIM"/5c/fault
-check_eq "NAK fails the read" ERR "$(rd "$D/in_pressure1_raw" | cut -c1-3)"
-check_eq "next read works" 16212 "$(rd "$D/in_pressure_raw")"
+check_eq "NAK fails the read" ERR "$(read_errno "$D/in_pressure1_raw" | cut -c1-3)"
+check_eq "next read works" 16212 "$(read_errno "$D/in_pressure_raw")"
 check_true "wait for idle" wait_for 4 powered_down
 
 # ---- failed writes change nothing ----
 echo "eio 1" > "$SIM"/5c/fault
-check_eq "sampling_frequency write with EIO" EIO "$(wr "$D/sampling_frequency" 12.5)"
+check_eq "sampling_frequency write with EIO" EIO "$(write_errno "$D/sampling_frequency" 12.5)"
 check_eq "DR unchanged in the chip" 16 $(( $(regval 5c 0x20) & 0x30 ))
 check_eq "and sampling_frequency does not claim 12.5" 7.000000 "$(cat "$D/sampling_frequency")"
 echo 1000 > "$D/in_pressure1_reference_raw"
 echo "eio 1" > "$SIM"/5c/fault
-check_eq "reference write with EIO" EIO "$(wr "$D/in_pressure1_reference_raw" 2000)"
+check_eq "reference write with EIO" EIO "$(write_errno "$D/in_pressure1_reference_raw" 2000)"
 check_eq "REF_P unchanged in the chip" "0xe8 0x03" "$(regval 5c 0x30) $(regval 5c 0x31)"
 check_eq "reference does not claim 2000" 1000 "$(cat "$D/in_pressure1_reference_raw")"
 
 # ---- stuck STATUS: -ETIMEDOUT, not a stale value ----
 echo stuck_status > "$SIM"/5c/fault
-r=$(rd "$D/in_pressure_raw")
+r=$(read_errno "$D/in_pressure_raw")
 check_true "stuck data-ready: timed out ($r)" sh -c "echo '$r' | grep -q 'timed out'"
 echo 12.5 > "$D/sampling_frequency"
-r=$(rd "$D/in_temp_raw")
+r=$(read_errno "$D/in_temp_raw")
 check_true "stuck data-ready at 12.5 Hz: timed out ($r)" sh -c "echo '$r' | grep -q 'timed out'"
 echo clear > "$SIM"/5c/fault
 check_eq "recovers" 1600 "$(cat "$D/in_temp_raw")"
@@ -110,7 +64,7 @@ echo "eio_every 1" > "$SIM"/5c/fault
 start=$(date +%s)
 i=0
 while [ $i -lt 40 ]; do
-	rd "$D/in_pressure_raw" > /dev/null
+	read_errno "$D/in_pressure_raw" > /dev/null
 	i=$((i + 1))
 done
 secs=$(( $(date +%s) - start ))

@@ -9,23 +9,6 @@
 OV=/tests/lps001wp-overlay.dtbo
 OV2=/tests/lps001wp-int2-overlay.dtbo
 
-# wr FILE VALUE: writes VALUE and a newline; prints 0 or the errno name.
-wr() {
-	if err=$(sh -c 'echo "$2" > "$1"' wr "$1" "$2" 2>&1); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"No such file"*) echo ENOENT ;;
-		*) echo "ERR:$err" ;;
-		esac
-	fi
-}
-regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
-}
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
-}
 # dtstr FILE: a DT string property without its NUL terminators
 dtstr() {
 	tr '\0' ' ' < "$1" | sed 's/ *$//'
@@ -73,13 +56,13 @@ run_dt_trigger() {
 	check_eq "$lbl: in_temp_raw is the $chip stimulus" 1280 "$(cat "$D/in_temp_raw" 2>&1)"
 
 	check_true "$lbl: own trigger lps001wp-dev$N" iio_trigger "lps001wp-dev$N"
-	check_eq "$lbl: select own trigger" 0 "$(wr "$D/trigger/current_trigger" "lps001wp-dev$N")"
+	check_eq "$lbl: select own trigger" 0 "$(write_errno "$D/trigger/current_trigger" "lps001wp-dev$N")"
 	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
 	echo 1 > "$D/scan_elements/in_pressure_en"
 	type=$(cat "$D/scan_elements/in_pressure_type")
 	echo 16 > "$D/buffer/length"
 	echo 0 > "$SIM/$chip/counters"
-	check_eq "$lbl: buffer enable" 0 "$(wr "$D/buffer/enable" 1)"
+	check_eq "$lbl: buffer enable" 0 "$(write_errno "$D/buffer/enable" 1)"
 	check_true "$lbl: INT1 edges delivered ($chip irqs_int1 >= 3)" wait_for 5 irqs_at_least "$chip" 3
 
 	r3=$(regval "$chip" 0x22)
@@ -95,7 +78,7 @@ run_dt_trigger() {
 	n2=$(counter "$chip" irqs_int1)
 	check_true "$lbl: irqs_int1 keeps growing ($n1 -> $n2)" test "$n2" -gt "$n1"
 
-	check_eq "$lbl: buffer disable" 0 "$(wr "$D/buffer/enable" 0)"
+	check_eq "$lbl: buffer disable" 0 "$(write_errno "$D/buffer/enable" 0)"
 	echo > "$D/trigger/current_trigger"
 }
 
@@ -118,10 +101,10 @@ check_true "debugfs has of-5c/ and of-5d/" test -f "$SIM"/of-5c/regs -a -f "$SIM
 check_eq "no overlay applied" "" "$(cat "$SIM/overlay")"
 
 # ---- control-file errors ----
-check_eq "overlay: a blob that is not an FDT" EINVAL "$(wr "$SIM/overlay" "not a device tree blob")"
-check_eq "overlay_remove: unknown id" ENOENT "$(wr "$SIM/overlay_remove" 12345)"
-check_eq "overlay_remove: garbage" EINVAL "$(wr "$SIM/overlay_remove" x)"
-check_eq "overlay_remove all with none applied" 0 "$(wr "$SIM/overlay_remove" all)"
+check_eq "overlay: a blob that is not an FDT" EINVAL "$(write_errno "$SIM/overlay" "not a device tree blob")"
+check_eq "overlay_remove: unknown id" ENOENT "$(write_errno "$SIM/overlay_remove" 12345)"
+check_eq "overlay_remove: garbage" EINVAL "$(write_errno "$SIM/overlay_remove" x)"
+check_eq "overlay_remove all with none applied" 0 "$(write_errno "$SIM/overlay_remove" all)"
 
 # ---- INT1 falling, open drain, at 0x5d ----
 ID=$(apply "$OV")
@@ -132,7 +115,7 @@ check_eq "client of_node compatible" st,lps001wp "$(dtstr "$CL/of_node/compatibl
 check_eq "only 0x5d on lps001wp-sim-of" "$BUS-005d" "$(clients "$BUS" | sed 's/ *$//')"
 check_eq "still no client on lps001wp-sim" "" "$(clients "$MAIN")"
 run_dt_trigger of-5d "$CL" 1 1 "DT falling/open-drain"
-check_eq "remove the overlay by id" 0 "$(wr "$SIM/overlay_remove" "$ID")"
+check_eq "remove the overlay by id" 0 "$(write_errno "$SIM/overlay_remove" "$ID")"
 check_false "client $BUS-005d gone" test -e "$CL"
 check_false "IIO device gone" iio_dev lps001wp
 check_false "trigger gone" iio_trigger "lps001wp-dev$N"
@@ -144,7 +127,7 @@ check_true "INT2 overlay applied (id '$ID')" test -n "$ID"
 CL=/sys/bus/i2c/devices/$BUS-005c
 check_true "client $BUS-005c bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
 run_dt_trigger of-5c "$CL" 0 0 "DT rising/push-pull"
-check_eq "remove all overlays" 0 "$(wr "$SIM/overlay_remove" all)"
+check_eq "remove all overlays" 0 "$(write_errno "$SIM/overlay_remove" all)"
 check_false "client $BUS-005c gone" test -e "$CL"
 
 # ---- in chunks, twice, and left applied at rmmod ----

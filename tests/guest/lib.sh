@@ -38,25 +38,60 @@ check_false() {
 	if "$@" >/tmp/check.out 2>&1; then fail "$what" "'$*' succeeded"; else pass "$what"; fi
 }
 
-# write_errno FILE VALUE: writes VALUE to FILE, prints "0" on success or the
-# errno name (EINVAL, ...). Uses echo: busybox's printf reports no error text.
+# write_errno FILE VALUE: writes VALUE and a newline (echo: busybox's printf
+# reports no error text); prints 0, the errno name, or ERR:<text>.
 write_errno() {
 	if err=$( { echo "$2" > "$1"; } 2>&1 ); then echo 0; else
 		case "$err" in
 		*"Invalid argument"*) echo EINVAL ;;
-		*"Device or resource busy"*) echo EBUSY ;;
+		*"busy"*) echo EBUSY ;;
 		*"Input/output error"*) echo EIO ;;
+		*"No such device or address"*) echo ENXIO ;;
 		*"No such device"*) echo ENODEV ;;
-		*) echo "$err" ;;
+		*"No such file"*) echo ENOENT ;;
+		*"timed out"*) echo ETIMEDOUT ;;
+		*) echo "ERR:$err" ;;
 		esac
 	fi
 }
 
-# read_errno FILE: prints the content, or ERR:<text> when the read fails.
-# Uses dd: busybox cat retries with read() after a failed sendfile(), so a
-# one-shot error would look like success.
+# read_errno FILE: one read(2) of FILE; the content, or ERR:<message> when it
+# fails. Uses dd: busybox cat retries with read() after a failed sendfile(),
+# so a one-shot error would look like success.
 read_errno() {
-	if out=$(dd if="$1" bs=4096 count=1 2>/tmp/read.err); then echo "$out"; else echo "ERR:$(cat /tmp/read.err)"; fi
+	if out=$(dd if="$1" bs=4096 count=1 2>/tmp/read.err); then echo "$out"; else
+		echo "ERR:$(tail -n1 /tmp/read.err)"
+	fi
+}
+
+# regval CHIP REG: a register of the simulated chip (CHIP = 5c, of-5d, ...),
+# read from its debugfs dump, which has no side effects.
+regval() {
+	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
+}
+
+# counter CHIP NAME: one of the simulated chip's counters.
+counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
+}
+
+# powered_down [CHIP]: CTRL_REG1 PD clear (default chip 5c).
+powered_down() {
+	[ $(( $(regval "${1:-5c}" 0x20) & 0x40 )) = 0 ]
+}
+
+# scans N BYTES: N scans of BYTES bytes from device $D's character device,
+# one per line, as unsigned 16-bit words (od).
+scans() {
+	timeout 15 dd if="/dev/${D##*/}" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
+}
+
+# enable_scan CHANNELS...: exactly these scan elements of device $D.
+enable_scan() {
+	# room for 128 scans: the default kfifo (2) drops samples before dd runs
+	echo 128 > "$D/buffer/length"
+	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
+	for c in "$@"; do echo 1 > "$D/scan_elements/in_${c}_en"; done
 }
 
 # iio_dev NAME: the sysfs directory of the first IIO device called NAME.
