@@ -1,25 +1,32 @@
 #!/bin/bash
-# Build (or reuse) the bench's test kernel from Debian's linux-source-6.1.
+# Build (or reuse) a bench test kernel from Debian's linux-source-<series>.
 #
-# The tree is cached outside the work tree, keyed by the config fragment, the
-# Kconfig patch, this script, the linux-source package version and the
+#   build.sh [SERIES]      SERIES is 6.1 (default) or 6.12
+#
+# The config is tinyconfig + config.fragment + config-SERIES.fragment (when it
+# exists). The tree is cached outside the work tree, keyed by the fragments,
+# the Kconfig patch, this script, the linux-source package version and the
 # compiler, so a second run reuses it. Prints the tree's path on stdout;
 # everything else goes to stderr.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+series=${1:-6.1}
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
-tarball=/usr/src/linux-source-6.1.tar.xz
+tarball=/usr/src/linux-source-$series.tar.xz
 jobs=${JOBS:-$(nproc)}
 
-[ -f "$tarball" ] || { echo "build.sh: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
+[ -f "$tarball" ] || { echo "build.sh: $tarball missing (apt-get install linux-source-$series)" >&2; exit 1; }
+
+fragments=("$here/config.fragment")
+[ -f "$here/config-$series.fragment" ] && fragments+=("$here/config-$series.fragment")
 
 key=$( {
-	cat "$here/config.fragment" "$here/of-early-flattree.patch" "$0"
-	dpkg-query -W -f '${Version}' linux-source-6.1
+	cat "${fragments[@]}" "$here/of-early-flattree.patch" "$0"
+	dpkg-query -W -f '${Version}' "linux-source-$series"
 	gcc --version | head -n1
 } | sha256sum | cut -c1-16)
-dir=$cache/kernel-$key
+dir=$cache/kernel-$series-$key
 
 mkdir -p "$cache"
 exec 9>"$cache/.kernel.lock"
@@ -37,21 +44,26 @@ mkdir -p "$tmp"
 echo "test kernel: extracting $tarball" >&2
 tar -xf "$tarball" -C "$tmp" --strip-components=1
 cd "$tmp"
-patch -p1 --forward --quiet < "$here/of-early-flattree.patch"
+# Newer trees take the one-line Kconfig patch with an offset or fuzz; check
+# that the select really landed in config X86_64.
+patch -p1 --forward --quiet < "$here/of-early-flattree.patch" >&2
+sed -n '/^config X86_64$/,/^config /p' arch/x86/Kconfig | grep -q 'select OF_EARLY_FLATTREE if OF' ||
+	{ echo "test kernel: Kconfig patch did not land in config X86_64" >&2; exit 1; }
 
 make -s tinyconfig >&2
-KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$here/config.fragment" >/dev/null
+KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "${fragments[@]}" >/dev/null
 make -s olddefconfig >&2
 
 # A fragment line that did not survive olddefconfig is a silent test gap.
 missing=0
 while IFS= read -r line; do
-	case "$line" in ''|'#'*) continue ;; esac
+	case "$line" in ''|'# CONFIG_'*' is not set') ;; '#'*) continue ;; esac
+	[ -n "$line" ] || continue
 	if ! grep -qxF "$line" .config; then
 		echo "test kernel: config lost $line" >&2
 		missing=1
 	fi
-done < "$here/config.fragment"
+done < <(cat "${fragments[@]}")
 grep -qx 'CONFIG_IRQ_SIM=y' .config || { echo "test kernel: IRQ_SIM not selected" >&2; missing=1; }
 grep -qx 'CONFIG_OF_EARLY_FLATTREE=y' .config || { echo "test kernel: OF_EARLY_FLATTREE not selected" >&2; missing=1; }
 [ "$missing" = 0 ] || exit 1
