@@ -773,7 +773,6 @@ static const struct file_operations lps_sim_new_device_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= lps_sim_new_device_write,
-	.llseek	= no_llseek,
 };
 
 static ssize_t lps_sim_delete_device_write(struct file *file,
@@ -807,7 +806,6 @@ static const struct file_operations lps_sim_delete_device_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= lps_sim_delete_device_write,
-	.llseek	= no_llseek,
 };
 
 /* ---- module set-up ---- */

@@ -19,6 +19,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 #include "lps001wp_sim.h"
 
@@ -148,7 +149,12 @@ static int lps_sim_ov_apply(const void *fdt, u32 size)
 		ret = -ENOSPC;
 		goto out;
 	}
+#if KERNEL_VERSION(6, 6, 0) > LINUX_VERSION_CODE
 	ret = of_overlay_fdt_apply(fdt, size, &id);
+#else
+	/* 6.6 added the base node an overlay's targets are relative to */
+	ret = of_overlay_fdt_apply(fdt, size, &id, NULL);
+#endif
 	if (ret) {
 		/* a partly applied changeset must still be removed */
 		if (id && of_overlay_remove(&id))
@@ -260,7 +266,6 @@ static const struct file_operations lps_sim_ov_fops = {
 	.release	= lps_sim_ov_release,
 	.read		= lps_sim_ov_read,
 	.write		= lps_sim_ov_write,
-	.llseek		= no_llseek,
 };
 
 /* "<id>" (one applied here) or "all" */
@@ -298,7 +303,6 @@ static const struct file_operations lps_sim_ov_remove_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= lps_sim_ov_remove_write,
-	.llseek	= no_llseek,
 };
 
 /* ---- set-up ---- */
