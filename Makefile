@@ -2,7 +2,7 @@
 #
 #   make                 build lps001wp.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel tree or headers
-#   make install         modules_install + depmod
+#   make install         modules_install + depmod (INSTALL_MOD_PATH= for a staging root)
 #   make check           every test (sets itself up on Debian 12; needs root)
 #   make demo            boot the simulated board in QEMU and show live readings
 #   make lint            the quality gates (part of make check)
@@ -21,7 +21,7 @@ modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 
 install: modules_install
-	depmod -a $(KERNELRELEASE)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KERNELRELEASE)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

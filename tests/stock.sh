@@ -1,18 +1,21 @@
 #!/bin/bash
-# Second pass on Debian's stock 6.1 kernel: build the driver against
-# linux-headers-amd64, boot Debian's own vmlinuz with its own modules (taken
-# from linux-image-*-unsigned with dpkg-deb -x; nothing is installed to
-# /boot), load the driver with i2c-stub and read the channels.
+# A pass on a Debian stock kernel (6.1 or 6.12): build the driver against its
+# headers, boot Debian's own vmlinuz with its own modules (taken from
+# linux-image-*-unsigned with dpkg-deb -x; nothing is installed to /boot),
+# load the driver with i2c-stub and read the channels.
 #
-#   stock.sh BUILD_DIR      prints TAP lines; the caller boots and collects
+#   stock.sh BUILD_DIR SERIES   prints TAP lines; writes BUILD_DIR/stock-SERIES.{kernel,cpio.gz}
+#                               for the caller to boot and collect
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$1
+build=$(mkdir -p "$1" && cd "$1" && pwd) series=$2
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
+# shellcheck source=tests/kvers.sh
+. "$root/tests/kvers.sh"
 
-headers=$(dpkg-query -W -f '${Depends}' linux-headers-amd64 | sed -n 's/^\(linux-headers-[^ ,]*\).*/\1/p')
-kver=${headers#linux-headers-}
+kver=$(stock_kver "$series") || { echo "not ok - stock-$series: headers installed # see tests/deps.sh"; exit 1; }
+headers=linux-headers-$kver
 kdir=/lib/modules/$kver/build
 image=linux-image-$kver-unsigned
 version=$(dpkg-query -W -f '${Version}' "$headers")
@@ -29,8 +32,9 @@ if [ ! -f "$stock/.extracted" ]; then
 fi
 
 # Only the modules the suite needs, with their dependencies: the whole tree
-# would make a 100 MB initramfs.
-modroot=$build/stock-modroot
+# would make a 100 MB initramfs. 6.12's are .ko.xz, which busybox's modprobe
+# cannot load: they go in decompressed.
+modroot=$build/stock-$series-modroot
 rm -rf "$modroot"
 mkdir -p "$modroot/lib/modules/$kver"
 src=$stock/root/lib/modules/$kver
@@ -41,23 +45,27 @@ for m in i2c-stub i2c-dev industrialio industrialio-triggered-buffer kfifo_buf r
 done | sort -u | while read -r ko; do
 	rel=${ko#"$stock/root"}
 	mkdir -p "$modroot$(dirname "$rel")"
-	cp "$ko" "$modroot$rel"
+	case $ko in
+	*.ko.xz) xz -dc "$ko" > "$modroot${rel%.xz}" ;;
+	*) cp "$ko" "$modroot$rel" ;;
+	esac
 done
 
-rm -rf "$build/stock-module"
-mkdir -p "$build/stock-module"
-cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$build/stock-module/"
-mkdir -p "$build/stock-module/tests" && cp -a "$root/tests/kunit" "$build/stock-module/tests/"
+mod=$build/stock-$series-module
+rm -rf "$mod"
+mkdir -p "$mod"
+cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$mod/"
+mkdir -p "$mod/tests" && cp -a "$root/tests/kunit" "$mod/tests/"
 rc=0
-make -C "$kdir" M="$build/stock-module" W=1 modules > "$build/stock-module/build.log" 2>&1 || rc=1
-grep -q 'warning:' "$build/stock-module/build.log" && rc=1
+make -C "$kdir" M="$mod" W=1 modules > "$mod/build.log" 2>&1 || rc=1
+grep -q 'warning:' "$mod/build.log" && rc=1
 if [ "$rc" = 0 ]; then
-	echo "ok - stock: module builds against $headers with W=1, no warnings"
+	echo "ok - stock-$series: module builds against $headers with W=1, no warnings"
 else
-	tail -n 30 "$build/stock-module/build.log" >&2
-	echo "not ok - stock: module builds against $headers with W=1, no warnings"
+	tail -n 30 "$mod/build.log" >&2
+	echo "not ok - stock-$series: module builds against $headers with W=1, no warnings"
 	exit 1
 fi
 
-bash "$root/tests/initramfs.sh" "$build/initramfs-stock.cpio.gz" "$modroot" "$kver" "$build/stock-module/lps001wp.ko"
-echo "$stock/root/boot/vmlinuz-$kver" > "$build/stock-kernel"
+bash "$root/tests/initramfs.sh" "$build/stock-$series.cpio.gz" "$modroot" "$kver" "$mod/lps001wp.ko"
+echo "$stock/root/boot/vmlinuz-$kver" > "$build/stock-$series.kernel"

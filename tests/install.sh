@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make` + `make install` as the README tells users, against Debian's stock
+# kernel headers of one series, installed into a scratch root
+# (INSTALL_MOD_PATH) instead of /lib/modules: where the module lands, its
+# suffix (6.12 compresses modules with xz), and that depmod indexed it.
+#
+#   install.sh SERIES     prints "ok - install: ..." lines
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+series=$1
+# shellcheck source=tests/kvers.sh
+. "$root/tests/kvers.sh"
+
+fail() {
+	echo "not ok - install: $1 # $2"
+	exit 1
+}
+
+kver=$(stock_kver "$series") || fail "headers installed" "see tests/deps.sh"
+work=$(mktemp -d /tmp/lps001wp-install.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+tar -C "$root" --exclude=./.git --exclude=./build -cf - . | tar -C "$work" -xf -
+mkdir -p "$work/root"
+
+make -C "$work" KERNELRELEASE="$kver" > "$work/build.log" 2>&1 ||
+	{ tail -n 20 "$work/build.log" >&2; fail "make for $kver" "see the log above"; }
+make -C "$work" KERNELRELEASE="$kver" INSTALL_MOD_PATH="$work/root" install > "$work/install.log" 2>&1 ||
+	{ tail -n 20 "$work/install.log" >&2; fail "make install for $kver" "see the log above"; }
+ko=$(cd "$work/root" && find . -name 'lps001wp.ko*' | sed 's|^\./|/|')
+echo "ok - install: make install puts the module at $ko"
+case $series in
+6.1) want=/lib/modules/$kver/extra/lps001wp.ko ;;
+6.12) want=/lib/modules/$kver/updates/lps001wp.ko.xz ;;
+esac
+[ "$ko" = "$want" ] || fail "the README's path $want" "found '$ko'"
+echo "ok - install: the README's path $want"
+grep -q "^${want#/lib/modules/"$kver"/}:" "$work/root/lib/modules/$kver/modules.dep" ||
+	fail "depmod indexed it" "not in modules.dep"
+echo "ok - install: depmod indexed it"
