@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Cross builds for the boards' architectures (part of `make check`): the
+# driver against 6.1 and 6.12 trees prepared for arm64 (defconfig, 64-bit
+# Raspberry Pi OS and Debian arm64) and 32-bit ARM (multi_v7_defconfig, the
+# older Pis), W=1, no warnings, and the .ko's ELF machine checked.
+# Prints "ok - cross: ..." / "not ok - cross: ..." lines.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(mkdir -p "${1:-$root/build}" && cd "${1:-$root/build}" && pwd)
+rc=0
+
+for series in 6.1 6.12; do
+	for target in "arm64 defconfig aarch64-linux-gnu- AArch64" \
+		"arm multi_v7_defconfig arm-linux-gnueabihf- ARM"; do
+		read -r arch config cross machine <<< "$target"
+		name="$series $arch ($config)"
+		if ! kdir=$(bash "$root/tests/kernel/prepare.sh" "$series" "$arch" "$config"); then
+			echo "not ok - cross: $name tree prepared # see the log above"
+			rc=1
+			continue
+		fi
+		out=$build/cross-$series-$arch
+		rm -rf "$out"
+		mkdir -p "$out"
+		cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$out/"
+		if make -C "$kdir" M="$out" ARCH="$arch" CROSS_COMPILE="$cross" W=1 \
+			KBUILD_MODPOST_WARN=1 modules > "$out/build.log" 2>&1 &&
+			! grep -q 'warning:' "$out/build.log"; then
+			echo "ok - cross: $name builds with W=1, no warnings"
+		else
+			grep -B2 -A4 'warning:\|error:' "$out/build.log" | head -n 40 >&2
+			echo "not ok - cross: $name builds with W=1, no warnings # see $out/build.log"
+			rc=1
+			continue
+		fi
+		got=$(readelf -h "$out/lps001wp.ko" | sed -n 's/^ *Machine: *//p')
+		if [ "$got" = "$machine" ]; then
+			echo "ok - cross: $name lps001wp.ko is ELF machine $machine"
+		else
+			echo "not ok - cross: $name lps001wp.ko is ELF machine $machine # readelf says '$got'"
+			rc=1
+		fi
+	done
+done
+exit "$rc"
