@@ -6,6 +6,10 @@
 #
 # MODULES_ROOT holds lib/modules/KERNELRELEASE (from modules_install, or
 # extracted from a Debian linux-image package).
+#
+# For another architecture's guest: BENCH_BUSYBOX names that architecture's
+# static busybox (it has i2cget/i2cset/i2ctransfer built in) and
+# BENCH_MINIMAL=1 leaves out the host's i2c-tools and libiio binaries.
 set -euo pipefail
 
 out=$1 modroot=$2 kver=$3
@@ -16,7 +20,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,lib64,tests}
-cp /bin/busybox "$stage/bin/busybox"
+cp "${BENCH_BUSYBOX:-/bin/busybox}" "$stage/bin/busybox"
 
 copy_with_libs() {
 	local bin=$1 lib
@@ -29,10 +33,12 @@ copy_with_libs() {
 	done
 }
 
-for b in /usr/sbin/i2cdetect /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump \
-	/usr/sbin/i2ctransfer /usr/bin/iio_info /usr/bin/iio_attr /usr/bin/iio_readdev; do
-	copy_with_libs "$b"
-done
+if [ "${BENCH_MINIMAL:-0}" != 1 ]; then
+	for b in /usr/sbin/i2cdetect /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump \
+		/usr/sbin/i2ctransfer /usr/bin/iio_info /usr/bin/iio_attr /usr/bin/iio_readdev; do
+		copy_with_libs "$b"
+	done
+fi
 
 mkdir -p "$stage/lib/modules"
 cp -a "$modroot/lib/modules/$kver" "$stage/lib/modules/"

@@ -7,6 +7,10 @@
 # ttyS0 (console) goes to CONSOLE_LOG, ttyS1 (test results) to RESULTS_LOG;
 # CONSOLE_LOG "-" means the terminal; BENCH_DTB names a device tree to pass
 # (ignored when the file does not exist). Exit status 124 means the time limit hit.
+#
+# BENCH_QEMU_ARCH=aarch64 boots an arm64 kernel on the virt machine instead.
+# It has one UART, so the results go to the console too: the guest is told
+# (bench.results=/dev/ttyAMA0) and RESULTS_LOG becomes a copy of CONSOLE_LOG.
 set -euo pipefail
 
 kernel=$1 initrd=$2 limit=$3 console=$4 results=$5
@@ -19,6 +23,16 @@ if [ "$console" = - ]; then
 	con=(-serial stdio)
 else
 	con=(-serial "file:$console")
+fi
+
+if [ "${BENCH_QEMU_ARCH:-x86_64}" = aarch64 ]; then
+	rc=0
+	timeout --kill-after=10 "$limit" qemu-system-aarch64 \
+		-M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 1 -nodefaults -no-reboot -display none \
+		-kernel "$kernel" -initrd "$initrd" "${con[@]}" \
+		-append "console=ttyAMA0 panic=-1 bench.results=/dev/ttyAMA0 $*" || rc=$?
+	[ "$console" = - ] || cp "$console" "$results"
+	exit "$rc"
 fi
 
 exec timeout --kill-after=10 "$limit" qemu-system-x86_64 \

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The driver on the Pi's architecture, loaded and read (part of `make
+# check`): Debian's stock arm64 6.12 kernel under qemu-system-aarch64 (TCG,
+# virt), the driver built for it in linux-source-6.12 configured with the
+# image's own config, release string and Module.symvers (so vermagic and the
+# symbol CRCs match and the kernel loads it), and the i2c-stub suite.
+#
+#   arm64.sh BUILD_DIR    prints TAP lines; writes BUILD_DIR/arm64.{kernel,cpio.gz}
+#
+# Debian's arm64 packages are fetched with apt's lists and archives kept in
+# the cache, not in the host's apt state: the host's dpkg architectures and
+# package lists stay as they were.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(mkdir -p "$1" && cd "$1" && pwd)
+cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
+# shellcheck source=tests/kvers.sh
+. "$root/tests/kvers.sh"
+
+fail() {
+	echo "not ok - arm64: $1 # $2"
+	exit 1
+}
+
+kver612=$(stock_kver 6.12) || fail "6.12 headers installed" "see tests/deps.sh"
+release=${kver612%-amd64}-arm64
+version=$(dpkg-query -W -f '${Version}' "linux-headers-$kver612")
+src_version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
+# The symbol CRCs come from the source: image and source must be one release.
+[ "$version" = "$src_version" ] ||
+	fail "linux-source-6.12 matches the image" "source $src_version, image $version"
+
+aptdir=$cache/apt-arm64
+apt_arm64() {
+	apt-get -qq -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o Dir::State::Lists="$aptdir/lists" -o Dir::Cache="$aptdir/cache" \
+		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
+}
+
+pkgs=$cache/arm64-$release-$version
+if [ ! -f "$pkgs/.extracted" ]; then
+	echo "arm64: fetching Debian's arm64 $release ($version)" >&2
+	rm -rf "$pkgs"
+	mkdir -p "$pkgs/deb" "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+	apt_arm64 update >&2
+	(cd "$pkgs/deb" && apt_arm64 download "linux-image-$release-unsigned:arm64=$version" \
+		"linux-headers-$release:arm64=$version" busybox-static:arm64) >&2
+	for d in "$pkgs"/deb/*.deb; do dpkg-deb -x "$d" "$pkgs/root"; done
+	touch "$pkgs/.extracted"
+fi
+moddir=$pkgs/root/lib/modules/$release
+[ -d "$moddir" ] || moddir=$pkgs/root/usr/lib/modules/$release
+[ -f "$moddir/modules.dep" ] || depmod -b "$pkgs/root" "$release"
+vmlinuz=$pkgs/root/boot/vmlinuz-$release
+[ -f "$vmlinuz" ] || fail "Debian arm64 image" "no $vmlinuz"
+echo "ok - arm64: Debian's arm64 kernel $release fetched without touching the host's apt state"
+
+kdir=$(bash "$root/tests/kernel/prepare.sh" 6.12 arm64 "$pkgs/root/boot/config-$release" "$release") ||
+	fail "tree prepared with Debian's arm64 config" "tests/kernel/prepare.sh failed"
+cp "$pkgs/root/usr/src/linux-headers-$release/Module.symvers" "$kdir/Module.symvers"
+
+out=$build/arm64-module
+rm -rf "$out"
+mkdir -p "$out"
+cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$out/"
+if make -C "$kdir" M="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 modules > "$out/build.log" 2>&1 &&
+	! grep -q 'warning:' "$out/build.log"; then
+	echo "ok - arm64: module builds for $release with W=1, no warnings, every symbol resolved"
+else
+	grep -B2 -A4 'warning:\|error:\|ERROR' "$out/build.log" | head -n 40 >&2 || true
+	fail "module builds for $release with W=1, no warnings, every symbol resolved" "see $out/build.log"
+fi
+vermagic=$(modinfo -F vermagic "$out/lps001wp.ko")
+case "$vermagic" in
+"$release "*aarch64*) echo "ok - arm64: vermagic $vermagic" ;;
+*) fail "vermagic $release ... aarch64" "modinfo says '$vermagic'" ;;
+esac
+
+# Debian's arm64 kernel has no i2c-stub (CONFIG_I2C_STUB is not set): build
+# it from the same source against the same tree, so that kernel loads it.
+stub=$build/arm64-i2c-stub
+rm -rf "$stub"
+mkdir -p "$stub"
+cp "$cache/src-6.12-$src_version/drivers/i2c/i2c-stub.c" "$stub/"
+echo 'obj-m := i2c-stub.o' > "$stub/Kbuild"
+make -C "$kdir" M="$stub" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules > "$stub/build.log" 2>&1 ||
+	{ tail -n 20 "$stub/build.log" >&2; fail "i2c-stub builds for $release" "see $stub/build.log"; }
+echo "ok - arm64: i2c-stub (not in Debian's arm64 config) builds for $release from the same source"
+
+# The stub suite's modules, decompressed (busybox's modprobe wants .ko).
+modroot=$build/arm64-modroot
+rm -rf "$modroot"
+mkdir -p "$modroot/lib/modules/$release"
+cp "$moddir"/modules.order "$moddir"/modules.builtin* "$modroot/lib/modules/$release/"
+for m in i2c-dev industrialio industrialio-triggered-buffer kfifo_buf regmap-i2c; do
+	modprobe -S "$release" -d "$pkgs/root" --show-depends "$m" 2>/dev/null |
+		awk '$1 == "insmod" {print $2}'
+done | sort -u | while read -r ko; do
+	rel=lib/modules/$release/${ko#"$moddir"/}
+	mkdir -p "$modroot/$(dirname "$rel")"
+	case $ko in
+	*.ko.xz) xz -dc "$ko" > "$modroot/${rel%.xz}" ;;
+	*) cp "$ko" "$modroot/$rel" ;;
+	esac
+done
+[ -n "$(find "$modroot" -name 'industrialio.ko')" ] || fail "IIO core in Debian's arm64 modules" "not found under $moddir"
+
+BENCH_BUSYBOX=$pkgs/root/bin/busybox BENCH_MINIMAL=1 \
+	bash "$root/tests/initramfs.sh" "$build/arm64.cpio.gz" "$modroot" "$release" "$out/lps001wp.ko" "$stub/i2c-stub.ko"
+echo "$vmlinuz" > "$build/arm64.kernel"
