@@ -125,41 +125,92 @@ build_guest_tools() {
 	return "$rc"
 }
 
-test_kernel_pass() {
-	local kdir kver
-	kdir=$(bash "$root/tests/kernel/build.sh") || { echo "not ok - kernel: test kernel builds"; return 1; }
-	echo "ok - kernel: test kernel builds"
-	kver=$(make -s -C "$kdir" kernelrelease)
-	build_modules "$kdir" "$build/test-modules" LPS001WP_KUNIT=1 || return 1
-	rm -rf "$build/modroot"
-	make -s -C "$kdir" INSTALL_MOD_PATH="$build/modroot" modules_install > /dev/null
-	local kos=("$build/test-modules/lps001wp.ko")
-	[ -f "$build/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$build/test-modules/tests/sim/lps001wp_sim.ko")
-	build_dt || return 1
-	build_guest_tools || return 1
-	BENCH_EXTRA_FILES="$build/guest-files" bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" \
-		"$build/modroot" "$kver" "${kos[@]}" || return 1
-	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \
-		bench.mode=check "bench.suites=${GUEST_SUITES:-}"
+# tag SERIES COMMAND...: run COMMAND, naming the kernel series in its TAP
+# lines ("ok - dkms: ..." becomes "ok - dkms-6.12: ...").
+tag() {
+	local series=$1
+	shift
+	"$@" | sed -E "s/^(ok|not ok) - ([a-z0-9]+):/\1 - \2-$series:/"
+	return "${PIPESTATUS[0]}"
 }
 
+# test_kernel_pass SERIES: the bench's own debug kernel of that series, the
+# driver with KUnit and the simulator, every guest suite in one boot.
+test_kernel_pass() {
+	local series=$1 kdir kver out=$build/$1
+	kdir=$(bash "$root/tests/kernel/build.sh" "$series") || { echo "not ok - kernel-$series: test kernel builds"; return 1; }
+	echo "ok - kernel-$series: test kernel builds"
+	# The next series compiles while this one's guest runs (TCG keeps one
+	# core; a cold run would otherwise spend ~20 min on it alone).
+	if [ "$series" = 6.1 ] && [ "${BENCH_KERNELS:-6.1 6.12}" != 6.1 ]; then
+		bash "$root/tests/kernel/build.sh" 6.12 > "$build/kernel-6.12.out" 2> "$build/kernel-6.12.log" &
+	fi
+	kver=$(make -s -C "$kdir" kernelrelease)
+	mkdir -p "$out"
+	tag "$series" build_modules "$kdir" "$out/test-modules" LPS001WP_KUNIT=1 || return 1
+	rm -rf "$out/modroot"
+	make -s -C "$kdir" INSTALL_MOD_PATH="$out/modroot" modules_install > /dev/null
+	local kos=("$out/test-modules/lps001wp.ko")
+	[ -f "$out/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$out/test-modules/tests/sim/lps001wp_sim.ko")
+	BENCH_EXTRA_FILES="$build/guest-files" bash "$root/tests/initramfs.sh" "$out/initramfs-test.cpio.gz" \
+		"$out/modroot" "$kver" "${kos[@]}" || return 1
+	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$out/initramfs-test.cpio.gz" \
+		"guest-$series" bench.mode=check "bench.suites=${GUEST_SUITES:-}"
+}
+
+# stock_pass SERIES: Debian's own kernel of that series with i2c-stub.
 stock_pass() {
-	bash "$root/tests/stock.sh" "$build" || return 1
-	guest_run "$(cat "$build/stock-kernel")" "$build/initramfs-stock.cpio.gz" stock \
+	bash "$root/tests/stock.sh" "$build" "$1" || return 1
+	guest_run "$(cat "$build/stock-$1.kernel")" "$build/stock-$1.cpio.gz" "stock-$1" \
 		bench.mode=check bench.suites=15-stub
 }
+
+# arm64_pass: Debian's stock arm64 6.12 kernel under qemu-system-aarch64.
+arm64_pass() {
+	bash "$root/tests/arm64.sh" "$build" || return 1
+	BENCH_QEMU_ARCH=aarch64 guest_run "$(cat "$build/arm64.kernel")" "$build/arm64.cpio.gz" arm64 \
+		bench.mode=check bench.suites=15-stub
+}
+
+# dkms_pass SERIES: the DKMS round trip against Debian's SERIES headers.
+dkms_pass() {
+	local kv
+	kv=$(stock_kver "$1") || { echo "not ok - dkms-$1: headers installed # see tests/deps.sh"; return 1; }
+	tag "$1" env DKMS_KVER="$kv" bash "$root/tests/dkms.sh"
+}
+
+# BENCH_KERNELS: the test-kernel series to run the guest suites on.
+kernels=${BENCH_KERNELS:-6.1 6.12}
 
 overall=0
 stage deps bash "$root/tests/deps.sh" || overall=1
 if [ "$guest_only" = 0 ]; then
 	stage lint bash "$root/tests/lint.sh" || overall=1
 fi
-stage test-kernel test_kernel_pass || overall=1
+stage build-dt build_dt || overall=1
+stage guest-tools build_guest_tools || overall=1
+for series in $kernels; do
+	stage "test-kernel-$series" test_kernel_pass "$series" || overall=1
+done
 if [ "$guest_only" = 0 ]; then
-	stage intree bash "$root/tests/intree.sh" || overall=1
-	stage dkms bash "$root/tests/dkms.sh" || overall=1
-	stage stock-kernel stock_pass || overall=1
+	for series in $kernels; do
+		if kdir=$(bash "$root/tests/kernel/build.sh" "$series" 2>/dev/null); then
+			stage "intree-$series" tag "$series" bash "$root/tests/intree.sh" "$kdir" || overall=1
+		fi
+	done
+	# shellcheck source=tests/kvers.sh
+	. "$root/tests/kvers.sh"
+	for series in 6.1 6.12; do
+		stage "install-$series" tag "$series" bash "$root/tests/install.sh" "$series" || overall=1
+		stage "dkms-$series" dkms_pass "$series" || overall=1
+	done
+	for series in 6.1 6.12; do
+		stage "stock-$series" stock_pass "$series" || overall=1
+	done
+	stage cross bash "$root/tests/cross.sh" "$build" || overall=1
+	stage arm64 arm64_pass || overall=1
 fi
+wait
 
 echo >&2
 cat "$tap"
