@@ -31,6 +31,15 @@ if [ ! -f "$stock/.extracted" ]; then
 	touch "$stock/.extracted"
 fi
 
+# The README's trigger advice rests on this: Debian's 6.12 ships the hrtimer
+# and sysfs triggers, its 6.1 neither.
+trig=$(find "$stock/root" -name 'iio-trig-hrtimer.ko*' -o -name 'iio-trig-sysfs.ko*' | wc -l)
+case "$series:$trig" in
+6.1:0) echo "ok - stock-$series: Debian's kernel has no hrtimer or sysfs trigger module" ;;
+6.12:2) echo "ok - stock-$series: Debian's kernel ships iio-trig-hrtimer and iio-trig-sysfs" ;;
+*) echo "not ok - stock-$series: trigger modules as the README says # found $trig of iio-trig-hrtimer/iio-trig-sysfs" ;;
+esac
+
 # Only the modules the suite needs, with their dependencies: the whole tree
 # would make a 100 MB initramfs. 6.12's are .ko.xz, which busybox's modprobe
 # cannot load: they go in decompressed.
