@@ -6,11 +6,12 @@
 #   make check           every test (sets itself up on Debian 12; needs root)
 #   make demo            boot the simulated board in QEMU and show live readings
 #   make lint            the quality gates (part of make check)
+#   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
-.PHONY: all modules clean install modules_install check demo lint
+.PHONY: all modules clean install modules_install check demo lint bench
 
 all: modules
 
@@ -34,3 +35,6 @@ demo:
 
 lint:
 	bash tests/lint.sh
+
+bench:
+	bash tests/bench.sh

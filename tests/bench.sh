@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: this driver side by side with mainline st_pressure on the same
+# simulated chip, in one boot of the 6.1 test kernel (kmemleak off). Reports
+# numbers; it passes or fails on nothing but the bench itself running.
+#
+#   BENCH_STREAM=60 BENCH_POWER=60 bash tests/bench.sh
+#
+# Writes build/bench/{results.log,bench.csv,bench.png} and prints the table.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BENCH_BUILD:-$root/build}
+out=$build/bench
+stream=${BENCH_STREAM:-60}
+power=${BENCH_POWER:-60}
+mkdir -p "$out"
+
+bash "$root/tests/deps.sh"
+command -v gnuplot > /dev/null || {
+	echo "bench: installing gnuplot-nox" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnuplot-nox >&2
+}
+kdir=$(bash "$root/tests/kernel/build.sh" 6.1)
+kver=$(make -s -C "$kdir" kernelrelease)
+
+mods=$out/modules
+rm -rf "$mods" "$out/modroot" "$out/files"
+mkdir -p "$mods/tests" "$out/files"
+cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$mods/"
+cp -a "$root/tests/sim" "$mods/tests/"
+make -s -C "$kdir" M="$mods" modules >&2
+make -s -C "$kdir" M="$mods/tests/sim" modules >&2
+make -s -C "$kdir" INSTALL_MOD_PATH="$out/modroot" modules_install > /dev/null
+gcc -O2 -Wall -Wextra -Werror -static -o "$out/files/readlat" "$root/tests/tools/readlat.c"
+BENCH_EXTRA_FILES=$out/files bash "$root/tests/initramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" "$kver" \
+	"$mods/lps001wp.ko" "$mods/tests/sim/lps001wp_sim.ko"
+
+echo "bench: booting (about $(( 2 * (stream * 2 + power) / 60 + 3 )) min)" >&2
+rm -f "$out/console.log" "$out/results.log"
+bash "$root/tests/qemu.sh" "$kdir/arch/x86/boot/bzImage" "$out/initramfs.cpio.gz" \
+	$(( 2 * (2 * stream + power) + 600 )) "$out/console.log" "$out/results.log" \
+	bench.mode=bench kmemleak=off "bench.stream=$stream" "bench.power=$power"
+tr -d '\r' < "$out/results.log" | grep '^BENCH ' | cut -d' ' -f2- > "$out/raw.txt"
+grep -q '^peer power ' "$out/raw.txt" || { echo "bench: the guest did not finish; see $out/console.log" >&2; exit 1; }
+
+# CSV: driver,metric,values... (one row per measurement)
+sed 's/ /,/g' "$out/raw.txt" > "$out/bench.csv"
+
+awk -v stream="$stream" -v power="$power" '
+function median(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	if (n == 0) return "-"
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function minmax(s,   n, a, i, lo, hi) {
+	n = split(s, a, " "); lo = a[1]; hi = a[1]
+	for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+	return sprintf("%.1f-%.1f", lo / 1000, hi / 1000)
+}
+function add(k, v) { val[k] = (k in val) ? val[k] " " v : v }
+$2 == "cold" { add($1 ".cold", $3); add($1 ".cold_tr", $6); add($1 ".cold_by", $7) }
+$2 == "warm" { add($1 ".warm", $3); if ($5 != "-") add($1 ".warm_age", $5); if (pw[$1] != "" && $4 == pw[$1]) dupw[$1]++; pw[$1] = $4 }
+$2 == "b2b" { add($1 ".b2b", $3); if (pb[$1] != "" && $4 == pb[$1]) dupb[$1]++; pb[$1] = $4 }
+$2 == "warm_bus" { wtr[$1] = $3 / $5; wby[$1] = $4 / $5 }
+$2 == "b2b_bus" { btr[$1] = $3 / $5 }
+$2 == "stream_own" { own[$1] = $5 " / " $6 " / " $7; otr[$1] = $4 ? $8 / $4 : 0; oby[$1] = $4 ? $9 / $4 : 0 }
+$2 == "stream_hrtimer" { hrt[$1] = $5 " / " $6 " / " $7 }
+$2 == "power" { pwr[$1] = $4 / ($3 * 10) }
+function row(name, o, p, lim, ratio) {
+	if (ratio == "") ratio = (o + 0 > 0 && p + 0 > 0) ? sprintf("%.2f", o / p) : "-"
+	printf "| %s | %s | %s | %s | %s |\n", name, o, p, ratio, lim
+}
+END {
+	co = median(val["ours.cold"]) / 1000; cp = median(val["peer.cold"]) / 1000
+	print "| Metric | ours | st_pressure | ours/peer | limit |"
+	print "|---|---|---|---|---|"
+	row("cold one-shot read, median ms (range)", sprintf("%.1f (%s)", co, minmax(val["ours.cold"])), sprintf("%.1f (%s)", cp, minmax(val["peer.cold"])), "80 (one period after power-up)", sprintf("%.3f", co / cp))
+	row("warm read, >= one period apart, median ms", sprintf("%.1f (%s)", median(val["ours.warm"]) / 1000, minmax(val["ours.warm"])), sprintf("%.1f (%s)", median(val["peer.warm"]) / 1000, minmax(val["peer.warm"])), "one transfer when a sample waits", "")
+	row("warm read: sample age (periods, median) / repeats", median(val["ours.warm_age"]) " / " dupw["ours"] + 0, median(val["peer.warm_age"]) " / " dupw["peer"] + 0, "<= 1 / 0", "-")
+	row("back-to-back read, median ms / repeats", sprintf("%.1f / %d", median(val["ours.b2b"]) / 1000, dupb["ours"]), sprintf("%.1f / %d", median(val["peer.b2b"]) / 1000, dupb["peer"]), "one period / 0", "-")
+	row("bus transfers per cold read (incl. power-down)", median(val["ours.cold_tr"]) " (" median(val["ours.cold_by"]) " bytes)", median(val["peer.cold_tr"]) " (" median(val["peer.cold_by"]) " bytes)", "3", "")
+	row("bus transfers per warm read", sprintf("%.2f (%.1f bytes)", wtr["ours"], wby["ours"]), sprintf("%.2f (%.1f bytes)", wtr["peer"], wby["peer"]), "1", "")
+	row("transfers per sample, own data-ready trigger", sprintf("%.2f (%.1f bytes)", otr["ours"], oby["ours"]), "no trigger", "1", "-")
+	row(stream " s stream, own trigger: fresh / duplicated / missed", own["ours"], "no trigger", stream * 12.5 " / 0 / 0", "-")
+	row(stream " s stream, hrtimer 12.5 Hz: fresh / duplicated / missed", hrt["ours"], hrt["peer"], stream * 12.5 " / 0 / 0", "-")
+	row("chip powered, one read every 10 s for " power " s", sprintf("%.1f %%", pwr["ours"]), sprintf("%.1f %%", pwr["peer"]), "~0.8 % (one period per read)", "")
+}' "$out/raw.txt" > "$out/table.md"
+
+# Plot: latency distributions (per read) and the power timelines.
+awk '$2 == "cold" || $2 == "warm" || $2 == "b2b" { print $1, $2, $3 / 1000 }' "$out/raw.txt" > "$out/lat.dat"
+awk '$2 == "power_tl" { print $3, $4 > "'"$out"'/power-" $1 ".dat" }' "$out/raw.txt"
+gnuplot <<GP
+set terminal pngcairo size 1000,700 font ",10"
+set output "$out/bench.png"
+set multiplot layout 2,1 title "make bench: lps001wp vs st\\\\_pressure on the simulated chip (TCG, debug kernel: absolute times are emulated; ratios and bus counts carry over)"
+set title "one-shot read latency (each point one read)"
+set ylabel "ms"
+set logscale y
+set xtics ("ours cold" 0, "ours warm" 1, "ours back-to-back" 2, "peer cold" 3, "peer warm" 4, "peer back-to-back" 5)
+set xrange [-0.5:5.5]
+plot "$out/lat.dat" using ((strcol(1) eq "peer" ? 3 : 0) + (strcol(2) eq "cold" ? 0 : strcol(2) eq "warm" ? 1 : 2) + (rand(0) - 0.5) * 0.3):3 with points pt 7 ps 0.6 notitle
+unset logscale y
+set title "chip powered (CTRL_REG1 PD), one read every 10 s"
+set xtics auto
+set xrange [*:*]
+set xlabel "s"
+set ylabel "powered"
+set yrange [-0.1:2.3]
+set ytics ("off" 0, "on" 1)
+plot "$out/power-ours.dat" using 1:(\$2 + 1.1) with steps title "ours (offset 1.1)", "$out/power-peer.dat" using 1:2 with steps title "st\\\\_pressure"
+unset multiplot
+GP
+
+{
+	echo "make bench ($(grep '^kernel ' "$out/raw.txt" | cut -d' ' -f2), TCG, KASAN/lockdep debug kernel:"
+	echo "absolute times are from an emulated CPU; the ratios and bus counts are what carry over)"
+	echo
+	cat "$out/table.md"
+	echo
+	echo "raw figures: $out/bench.csv; plot: $out/bench.png"
+}
