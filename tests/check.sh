@@ -143,6 +143,15 @@ test_kernel_pass() {
 		bench.mode=check "bench.suites=${GUEST_SUITES:-}"
 }
 
+# iiod end to end in a boot of its own (tests/iiod.sh): libiio's network
+# client on the host, iiod in the guest, 127.0.0.1 only.
+iiod_pass() {
+	local kdir
+	kdir=$(bash "$root/tests/kernel/build.sh") || return 1
+	BENCH_SPLAT_RE=$splat_re bash "$root/tests/iiod.sh" "$kdir/arch/x86/boot/bzImage" \
+		"$build/initramfs-test.cpio.gz" "$build"
+}
+
 stock_pass() {
 	bash "$root/tests/stock.sh" "$build" || return 1
 	guest_run "$(cat "$build/stock-kernel")" "$build/initramfs-stock.cpio.gz" stock \
@@ -155,6 +164,10 @@ if [ "$guest_only" = 0 ]; then
 	stage lint bash "$root/tests/lint.sh" || overall=1
 fi
 stage test-kernel test_kernel_pass || overall=1
+# with GUEST_SUITES (development runs) only the named suites
+if [ -z "${GUEST_SUITES:-}" ]; then
+	stage iiod iiod_pass || overall=1
+fi
 if [ "$guest_only" = 0 ]; then
 	stage intree bash "$root/tests/intree.sh" || overall=1
 	stage dkms bash "$root/tests/dkms.sh" || overall=1
