@@ -1540,8 +1540,13 @@ static int lps001wp_probe(struct i2c_client *client)
 
 /* Tables */
 
+/*
+ * "st,lps001wp-press" is mainline's (st,st-sensors.yaml): board trees
+ * written for st_pressure bind here unchanged.
+ */
 static const struct of_device_id lps001wp_of_match[] = {
 	{ .compatible = "st,lps001wp" },
+	{ .compatible = "st,lps001wp-press" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, lps001wp_of_match);
