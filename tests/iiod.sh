@@ -107,19 +107,19 @@ check_eq "iio_info: scan elements pressure, temp, pressure1, timestamp" \
 		sort -n | awk '{ printf "%s%s", sep, $2; sep = " " }')"
 
 # ---- iio_attr: a channel attribute, then sampling_frequency ----
-t=$(run 30 iio_attr -u "$uri" -c lps001wp temp raw)
+t=$(run 30 iio_attr -u "$uri" -c "$ready" temp raw)
 if [ -n "$t" ] && [ "$t" -ge 1600 ] 2>/dev/null && [ "$t" -le 11600 ]; then
 	tap "iio_attr -u: temp raw on the ramp from 1600 ($t)" 0
 else
 	tap "iio_attr -u: temp raw on the ramp from 1600" 1 "got '$t'"
 fi
 freq() {
-	run 30 iio_attr -u "$uri" -d lps001wp sampling_frequency
+	run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency
 }
-run 30 iio_attr -u "$uri" -d lps001wp sampling_frequency 7 > /dev/null
+run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 > /dev/null
 tap "iio_attr -u: write sampling_frequency 7" "$?"
 check_eq "iio_attr -u: sampling_frequency reads back" 7.000000 "$(freq)"
-run 30 iio_attr -u "$uri" -d lps001wp sampling_frequency 9 > "$work/bad" 2>&1
+run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 9 > "$work/bad" 2>&1
 rc=$?
 if [ "$rc" != 0 ] || grep -qi 'error\|invalid' "$work/bad"; then
 	tap "iio_attr -u: sampling_frequency 9 refused" 0
@@ -127,13 +127,13 @@ else
 	tap "iio_attr -u: sampling_frequency 9 refused" 1 "status 0: $(head -c 200 "$work/bad")"
 fi
 check_eq "iio_attr -u: refused write changed nothing" 7.000000 "$(freq)"
-run 30 iio_attr -u "$uri" -d lps001wp sampling_frequency 12.5 > /dev/null
+run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 12.5 > /dev/null
 check_eq "iio_attr -u: sampling_frequency 12.5 reads back" 12.500000 "$(freq)"
 
 # ---- iio_readdev: 100 scans through iiod ----
-run 120 iio_readdev -u "$uri" -t "$trig" -T 20000 -b 16 -s 100 lps001wp pressure temp \
+run 120 iio_readdev -u "$uri" -t "$trig" -T 20000 -b 16 -s 100 "$ready" pressure temp \
 	> "$work/scans.bin"
-tap "iio_readdev -u -t $trig -s 100 lps001wp pressure temp" "$?"
+tap "iio_readdev -u -t $trig -T 20000 -b 16 -s 100 $ready pressure temp" "$?"
 check_eq "iio_readdev -u: 100 scans of 4 bytes" 400 "$(stat -c %s "$work/scans.bin")"
 # Each scan: u16 pressure, s16 temperature (LE). The ramp gives P = 16000 +
 # 3k, T = 1600 + k for sample k; through the own trigger samples come in
@@ -158,7 +158,7 @@ ok*) tap "iio_readdev -u: every scan on the ramp, in order (${verdict#ok })" 0 ;
 esac
 
 # Left for the guest to check in sysfs
-run 30 iio_attr -u "$uri" -d lps001wp sampling_frequency 7 > /dev/null
+run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 > /dev/null
 tap "iio_attr -u: write sampling_frequency 7 for the guest to see" "$?"
 
 # ---- tell the guest to finish; wait for it ----

@@ -94,8 +94,9 @@ out=$(iio_attr -D lps001wp direct_reg_access 2>&1)
 check_eq "iio_attr -D lps001wp direct_reg_access" 0xBA "$out"
 
 # ---- iio_readdev: the absolute pressure through the buffer ----
-iio_readdev -t "lps001wp-dev$N" -b 4 -s 4 lps001wp pressure > /tmp/p.bin 2> /tmp/readdev.err
-check_eq "iio_readdev -t lps001wp-dev$N: 4 scans of in_pressure" "17000 17000 17000 17000" \
+# by id, as the README does (st_pressure's device has the same name)
+timeout 30 iio_readdev -t "lps001wp-dev$N" -T 0 -b 4 -s 4 "iio:device$N" pressure > /tmp/p.bin 2> /tmp/readdev.err
+check_eq "iio_readdev -t lps001wp-dev$N iio:device$N: 4 scans of in_pressure" "17000 17000 17000 17000" \
 	"$(od -An -v -tu2 -w2 /tmp/p.bin | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')"
 check_eq "iio_readdev: prints libiio's 'High-speed mode not enabled' warning" 1 \
 	"$(grep -c 'WARNING: High-speed mode not enabled' /tmp/readdev.err)"
@@ -110,7 +111,7 @@ check_eq "select it through current_trigger" 0 "$(write_errno "$D/trigger/curren
 # +3 pressure LSB per chip sample: the number of distinct values is the
 # number of chip samples the scans saw
 echo "ramp 16000 3 1600 1" > "$SIM/5c/stimulus"
-iio_readdev -b 4 -s 40 lps001wp pressure > /tmp/h.bin 2> /tmp/readdev.err
+timeout 30 iio_readdev -T 0 -b 4 -s 40 "iio:device$N" pressure > /tmp/h.bin 2> /tmp/readdev.err
 distinct=$(od -An -v -tu2 -w2 /tmp/h.bin | sort -u | wc -l)
 check_eq "iio_readdev without -t: 40 scans" 80 "$(stat -c %s /tmp/h.bin)"
 check_eq "iio_readdev without -t keeps current_trigger" lpsl "$(cat "$D/trigger/current_trigger")"
@@ -119,7 +120,7 @@ check_eq "iio_readdev without -t keeps the hrtimer at 12.5 Hz" 12.500000 "$(cat 
 # 100 Hz one in eight is
 check_true "hrtimer at the chip's rate: $distinct distinct samples in 40 scans (>= 20)" \
 	test "$distinct" -ge 20
-iio_readdev -t lpsl -b 4 -s 40 lps001wp pressure > /tmp/h.bin 2> /tmp/readdev.err
+timeout 30 iio_readdev -t lpsl -T 0 -b 4 -s 40 "iio:device$N" pressure > /tmp/h.bin 2> /tmp/readdev.err
 distinct=$(od -An -v -tu2 -w2 /tmp/h.bin | sort -u | wc -l)
 check_eq "iio_readdev -t sets the hrtimer to 100 Hz" 100.000000 "$(cat "$T/sampling_frequency")"
 check_true "iio_readdev -t: $distinct distinct samples in 40 scans (< 20)" test "$distinct" -lt 20
