@@ -24,7 +24,10 @@ fi
 n=${dev##*iio:device}
 
 say "iio_info: the device as libiio sees it"
-iio_info | sed -n "/iio:device$n: lps001wp/,/^[[:space:]]*iio:device[0-9]*:/p" | sed '$d'
+echo "(libiio 0.24 files the in_pressure_* attributes under pressure1, where both"
+echo " raw entries read in_pressure1_raw; sysfs below has them right. README.md,"
+echo " \"libiio 0.24\", says why and what works.)"
+iio_info | sed -n "/iio:device$n: lps001wp/,/^[[:space:]]*\(iio:device[0-9]*\|trigger[0-9]*\|iio_sysfs_trigger\):/p" | sed '$d'
 
 say "One-shot reads from sysfs"
 for ch in pressure temp; do
