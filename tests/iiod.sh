@@ -106,6 +106,13 @@ check_eq "iio_info: scan elements pressure, temp, pressure1, timestamp" \
 		sed -n 's/^[[:space:]]*\([a-z0-9]*\): *.*(input, index: \([0-9]*\).*/\2 \1/p' |
 		sort -n | awk '{ printf "%s%s", sep, $2; sep = " " }')"
 
+# libiio's view is the same remotely as locally (75-libiio): the
+# unindexed in_pressure_* files land on pressure1
+check_eq "iio_info: pressure has no attributes, pressure1 two raw entries" "0 2" \
+	"$(sed -n "/$ready: lps001wp/,/device-specific attributes found/p" "$out/iiod-iio_info.txt" |
+		awk '/^[[:space:]]*[a-z0-9]+: *\(input/ { c = $1 } /attr +[0-9]+: raw / { n[c]++ }
+			END { printf "%d %d", n["pressure:"], n["pressure1:"] }')"
+
 # ---- iio_attr: a channel attribute, then sampling_frequency ----
 t=$(run 30 iio_attr -u "$uri" -c "$ready" temp raw)
 if [ -n "$t" ] && [ "$t" -ge 1600 ] 2>/dev/null && [ "$t" -le 11600 ]; then

@@ -100,6 +100,8 @@ check_eq "iio_readdev -t lps001wp-dev$N iio:device$N: 4 scans of in_pressure" "1
 	"$(od -An -v -tu2 -w2 /tmp/p.bin | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')"
 check_eq "iio_readdev: prints libiio's 'High-speed mode not enabled' warning" 1 \
 	"$(grep -c 'WARNING: High-speed mode not enabled' /tmp/readdev.err)"
+check_eq "iio_readdev -b 4 without high-speed mode: kernel buffer of 4 x 4 scans" 16 \
+	"$(cat "$D/buffer/length")"
 echo > "$D/trigger/current_trigger"
 
 # ---- hrtimer recipe: rate in sysfs, selected in sysfs, no -t ----
