@@ -38,6 +38,7 @@
 #include <linux/iio/buffer.h>
 #include <linux/iio/events.h>
 #include <linux/iio/iio.h>
+#include <linux/iio/iio-opaque.h>
 #include <linux/iio/trigger.h>
 #include <linux/iio/trigger_consumer.h>
 #include <linux/iio/triggered_buffer.h>
@@ -916,6 +917,20 @@ static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev,
 	return ret;
 }
 
+/*
+ * The core starts direct_reg_access at address 0, reserved on this chip, so
+ * reading it before an address is written (iio_info reads every debugfs
+ * file) fails and logs "read failed". The core has no hook for the start
+ * address: set it in the opaque state, to WHO_AM_I, the one register whose
+ * read is always meaningful.
+ */
+static void lps001wp_debugfs_init(struct iio_dev *indio_dev)
+{
+#ifdef CONFIG_DEBUG_FS
+	to_iio_dev_opaque(indio_dev)->cached_reg_addr = LPS001WP_REG_WHO_AM_I;
+#endif
+}
+
 static const struct iio_info lps001wp_info = {
 	.read_raw = lps001wp_read_raw,
 	.read_avail = lps001wp_read_avail,
@@ -1477,6 +1492,7 @@ static int lps001wp_probe(struct i2c_client *client)
 	indio_dev->name = LPS001WP_DRV_NAME;
 	indio_dev->info = &lps001wp_info;
 	indio_dev->modes = INDIO_DIRECT_MODE;
+	lps001wp_debugfs_init(indio_dev);
 	if (data->irq_int1 || data->irq_int2) {
 		indio_dev->channels = lps001wp_channels;
 		indio_dev->num_channels = ARRAY_SIZE(lps001wp_channels);
@@ -1524,8 +1540,13 @@ static int lps001wp_probe(struct i2c_client *client)
 
 /* Tables */
 
+/*
+ * "st,lps001wp-press" is mainline's (st,st-sensors.yaml): board trees
+ * written for st_pressure bind here unchanged.
+ */
 static const struct of_device_id lps001wp_of_match[] = {
 	{ .compatible = "st,lps001wp" },
+	{ .compatible = "st,lps001wp-press" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, lps001wp_of_match);

@@ -158,6 +158,15 @@ test_kernel_pass() {
 		"guest-$series" bench.mode=check "bench.suites=${GUEST_SUITES:-}"
 }
 
+# iiod_pass SERIES: iiod end to end in a boot of its own (tests/iiod.sh):
+# libiio's network client on the host, iiod in the guest, 127.0.0.1 only.
+iiod_pass() {
+	local kdir
+	kdir=$(bash "$root/tests/kernel/build.sh" "$1") || return 1
+	tag "$1" env BENCH_SPLAT_RE="$splat_re" bash "$root/tests/iiod.sh" "$kdir/arch/x86/boot/bzImage" \
+		"$build/$1/initramfs-test.cpio.gz" "$build/$1"
+}
+
 # stock_pass SERIES: Debian's own kernel of that series with i2c-stub.
 stock_pass() {
 	bash "$root/tests/stock.sh" "$build" "$1" || return 1
@@ -191,6 +200,10 @@ stage build-dt build_dt || overall=1
 stage guest-tools build_guest_tools || overall=1
 for series in $kernels; do
 	stage "test-kernel-$series" test_kernel_pass "$series" || overall=1
+	# with GUEST_SUITES (development runs) only the named suites
+	if [ -z "${GUEST_SUITES:-}" ]; then
+		stage "iiod-$series" iiod_pass "$series" || overall=1
+	fi
 done
 if [ "$guest_only" = 0 ]; then
 	for series in $kernels; do

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build a guest initramfs: busybox, i2c-tools, libiio-utils (with the shared
-# libraries they load), the kernel's modules plus ours, and the guest suites.
+# Build a guest initramfs: busybox, i2c-tools, libiio-utils and iiod (with the
+# shared libraries they load), the kernel's modules plus ours, and the guest suites.
 #
 #   initramfs.sh OUT.cpio.gz MODULES_ROOT KERNELRELEASE [extra.ko ...]
 #
@@ -35,7 +35,8 @@ copy_with_libs() {
 
 if [ "${BENCH_MINIMAL:-0}" != 1 ]; then
 	for b in /usr/sbin/i2cdetect /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump \
-		/usr/sbin/i2ctransfer /usr/bin/iio_info /usr/bin/iio_attr /usr/bin/iio_readdev; do
+		/usr/sbin/i2ctransfer /usr/bin/iio_info /usr/bin/iio_attr /usr/bin/iio_readdev \
+		/usr/sbin/iiod; do
 		copy_with_libs "$b"
 	done
 fi

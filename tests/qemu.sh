@@ -11,6 +11,13 @@
 # BENCH_QEMU_ARCH=aarch64 boots an arm64 kernel on the virt machine instead.
 # It has one UART, so the results go to the console too: the guest is told
 # (bench.results=/dev/ttyAMA0) and RESULTS_LOG becomes a copy of CONSOLE_LOG.
+#
+# Opt-in, both off by default (no NIC, two serial ports):
+#   BENCH_HOSTFWD=PORT  an e1000 NIC on QEMU user networking, host
+#                       127.0.0.1:PORT forwarded to the guest's iiod port 30431
+#                       (restrict=on: the guest reaches nothing outside)
+#   BENCH_CTL=PATH      a third serial port (ttyS2) on the FIFOs PATH.in (host
+#                       to guest) and PATH.out (guest to host)
 set -euo pipefail
 
 kernel=$1 initrd=$2 limit=$3 console=$4 results=$5
@@ -18,6 +25,12 @@ shift 5
 
 dtb=()
 [ -f "${BENCH_DTB:-}" ] && dtb=(-dtb "$BENCH_DTB")
+
+extra=()
+if [ -n "${BENCH_HOSTFWD:-}" ]; then
+	extra+=(-nic "user,model=e1000,restrict=on,hostfwd=tcp:127.0.0.1:${BENCH_HOSTFWD}-:30431")
+fi
+[ -n "${BENCH_CTL:-}" ] && extra+=(-serial "pipe:$BENCH_CTL")
 
 if [ "$console" = - ]; then
 	con=(-serial stdio)
@@ -38,5 +51,5 @@ fi
 exec timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 	-accel tcg -m 2048 -smp 1 -nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd" \
-	"${con[@]}" -serial "file:$results" "${dtb[@]}" \
+	"${con[@]}" -serial "file:$results" "${extra[@]}" "${dtb[@]}" \
 	-append "console=ttyS0 panic=-1 $*"

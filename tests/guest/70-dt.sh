@@ -4,10 +4,12 @@
 # simulator a second adapter (lps001wp-sim-of) and interrupt controller;
 # the overlays in /tests add the sensor under it, as a Raspberry Pi
 # overlay does, and the driver must be instantiated from DT with its
-# interrupt and properties from DT.
+# interrupt and properties from DT, also from a node with mainline's
+# compatible "st,lps001wp-press".
 
 OV=/tests/lps001wp-overlay.dtbo
 OV2=/tests/lps001wp-int2-overlay.dtbo
+OV3=/tests/lps001wp-mainline-overlay.dtbo
 
 # dtstr FILE: a DT string property without its NUL terminators
 dtstr() {
@@ -128,6 +130,44 @@ CL=/sys/bus/i2c/devices/$BUS-005c
 check_true "client $BUS-005c bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
 run_dt_trigger of-5c "$CL" 0 0 "DT rising/push-pull"
 check_eq "remove all overlays" 0 "$(write_errno "$SIM/overlay_remove" all)"
+check_false "client $BUS-005c gone" test -e "$CL"
+
+# ---- mainline's compatible, as a board tree written for st_pressure has it ----
+# The client is named "lps001wp-press", in no I2C id table: only the OF
+# match binds it.
+echo "const 17000 1280" > "$SIM/of-5c/stimulus"
+ID=$(apply "$OV3")
+check_true "mainline-compatible overlay applied (id '$ID')" test -n "$ID"
+CL=/sys/bus/i2c/devices/$BUS-005c
+check_true "st,lps001wp-press: client $BUS-005c bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
+check_eq "st,lps001wp-press: client name" lps001wp-press "$(cat "$CL/name" 2>/dev/null)"
+check_eq "st,lps001wp-press: in_pressure_raw is the of-5c stimulus" 17000 \
+	"$(cat "$CL"/iio:device*/in_pressure_raw 2>&1)"
+# What udev would load for each compatible (modules.alias from depmod)
+aliases() {
+	awk -v a="of:N*T*C$1" '$1 == "alias" && $2 == a { print $3 }' \
+		"/lib/modules/$(uname -r)/modules.alias" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+check_eq "modules.alias: st,lps001wp-press loads both drivers" "lps001wp st_pressure_i2c" \
+	"$(aliases st,lps001wp-press)"
+check_eq "modules.alias: st,lps001wp loads only this one" lps001wp "$(aliases st,lps001wp)"
+
+# ---- two IIO devices named lps001wp: the README finds ours by its driver ----
+check_true "modprobe st_pressure_i2c" modprobe st_pressure_i2c
+echo 0x5d > "$SIM/new_device"
+M5D=/sys/bus/i2c/devices/$MAIN-005d
+check_true "0x5d on lps001wp-sim bound to lps001wp (loaded first)" wait_for 5 bound_to_lps001wp "$M5D"
+echo "$MAIN-005d" > /sys/bus/i2c/drivers/lps001wp/unbind
+echo "$MAIN-005d" > /sys/bus/i2c/drivers/st-press-i2c/bind
+check_eq "0x5d rebound to st_pressure_i2c" st-press-i2c "$(basename "$(readlink "$M5D/driver")")"
+check_eq "two IIO devices named lps001wp" 2 \
+	"$(grep -lx lps001wp /sys/bus/iio/devices/iio:device*/name | wc -l)"
+ours=$(for d in /sys/bus/i2c/drivers/lps001wp/*/iio:device*; do echo "${d##*/}"; done)
+check_eq "README: /sys/bus/i2c/drivers/lps001wp/*/iio:device* is ours only" \
+	"$(for d in "$CL"/iio:device*; do echo "${d##*/}"; done)" "$ours"
+echo 0x5d > "$SIM/delete_device"
+check_true "rmmod st_pressure_i2c" rmmod st_pressure_i2c
+check_eq "remove the mainline-compatible overlay" 0 "$(write_errno "$SIM/overlay_remove" "$ID")"
 check_false "client $BUS-005c gone" test -e "$CL"
 
 # ---- in chunks, twice, and left applied at rmmod ----
