@@ -5,6 +5,8 @@
 # with make and git) needs nothing else. Notes on the less obvious ones:
 #   ocaml-nox     spatch runs the OCaml-scripted coccicheck rules only when an
 #                 OCaml compiler is present; without one coccicheck fails
+#   libpython3-dev  and the Python-scripted ones only when it can dlopen
+#                 libpython3.11.so (the unversioned name is in the -dev package)
 #   openssl       dkms signs modules (and makes its MOK key) only with it
 #   linux-headers-6.12.*-amd64
 #                 Debian 12's security archive carries 6.12; the newest
@@ -18,7 +20,7 @@ packages=(
 	python3 xz-utils openssl
 	qemu-system-x86 qemu-system-arm busybox-static i2c-tools libiio-utils iiod
 	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
-	sparse coccinelle ocaml-nox dkms dt-schema device-tree-compiler
+	sparse coccinelle ocaml-nox libpython3-dev dkms dt-schema device-tree-compiler
 	codespell shellcheck yamllint
 )
 
