@@ -93,9 +93,9 @@ END {
 awk '$2 == "cold" || $2 == "warm" || $2 == "b2b" { print $1, $2, $3 / 1000 }' "$out/raw.txt" > "$out/lat.dat"
 awk '$2 == "power_tl" { print $3, $4 > "'"$out"'/power-" $1 ".dat" }' "$out/raw.txt"
 gnuplot <<GP
-set terminal pngcairo size 1000,700 font ",10"
+set terminal pngcairo size 1000,700 font ",10" noenhanced
 set output "$out/bench.png"
-set multiplot layout 2,1 title "make bench: lps001wp vs st\\\\_pressure on the simulated chip (TCG, debug kernel: absolute times are emulated; ratios and bus counts carry over)"
+set multiplot layout 2,1 title "make bench: lps001wp vs st_pressure on the simulated chip (TCG, debug kernel: absolute times are emulated; ratios and bus counts carry over)"
 set title "one-shot read latency (each point one read)"
 set ylabel "ms"
 set logscale y
@@ -110,7 +110,7 @@ set xlabel "s"
 set ylabel "powered"
 set yrange [-0.1:2.3]
 set ytics ("off" 0, "on" 1)
-plot "$out/power-ours.dat" using 1:(\$2 + 1.1) with steps title "ours (offset 1.1)", "$out/power-peer.dat" using 1:2 with steps title "st\\\\_pressure"
+plot "$out/power-ours.dat" using 1:(\$2 + 1.1) with steps title "ours (offset 1.1)", "$out/power-peer.dat" using 1:2 with steps title "st_pressure"
 unset multiplot
 GP
 
