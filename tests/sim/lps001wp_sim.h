@@ -31,7 +31,10 @@ struct lps_sim_node {
 	struct fwnode_handle fwnode;
 	bool open_drain;	/* drive-open-drain */
 	bool int1_unmappable;	/* interrupt-names = "int1", mapping fails */
+	struct lps_sim_supply *supply;	/* vdd, with a turn-on time, or NULL */
 };
+
+struct lps_sim_supply;
 
 struct lps_sim_chip {
 	struct lps_sim *sim;
@@ -66,7 +69,7 @@ struct lps_sim_chip {
 	int fault_whoami;		/* -1: no override */
 	bool fault_stuck_status;
 	unsigned int fault_eio_at;	/* countdown to one failing transfer */
-	unsigned int fault_turn_on_ms;	/* for the next new_device */
+	unsigned int fault_turn_on_ms;	/* for the next new_device's vdd */
 	ktime_t turn_on_until;		/* NAKs everything before this */
 	unsigned int fault_delay_us;	/* read locklessly by lps_sim_xfer */
 

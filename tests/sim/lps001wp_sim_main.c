@@ -20,6 +20,8 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/regulator/driver.h>
+#include <linux/regulator/machine.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -754,10 +756,109 @@ static const struct fwnode_operations lps_sim_node_ops = {
 	.irq_get = lps_sim_node_irq_get,
 };
 
+/*
+ * A vdd supply of the client's own, for a chip with a turn-on time: the
+ * chip NAKs until turn_on_ms after the driver enables it. A regulator
+ * mapped to the client by name, registered only when the fault is armed.
+ */
+struct lps_sim_supply {
+	struct lps_sim_chip *chip;
+	unsigned int turn_on_ms;
+	bool on;
+	struct regulator_dev *rdev;
+	struct regulator_desc desc;
+	struct regulator_init_data init;
+	struct regulator_consumer_supply consumer;
+	char name[32];
+	char dev_name[32];
+};
+
+static int lps_sim_supply_enable(struct regulator_dev *rdev)
+{
+	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
+	struct lps_sim_chip *c = supply->chip;
+
+	mutex_lock(&c->sim->lock);
+	c->turn_on_until = ktime_add_ms(ktime_get(), supply->turn_on_ms);
+	mutex_unlock(&c->sim->lock);
+	supply->on = true;
+	return 0;
+}
+
+static int lps_sim_supply_disable(struct regulator_dev *rdev)
+{
+	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
+
+	supply->on = false;
+	return 0;
+}
+
+static int lps_sim_supply_is_enabled(struct regulator_dev *rdev)
+{
+	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
+
+	return supply->on;
+}
+
+static const struct regulator_ops lps_sim_supply_ops = {
+	.enable = lps_sim_supply_enable,
+	.disable = lps_sim_supply_disable,
+	.is_enabled = lps_sim_supply_is_enabled,
+};
+
+static struct lps_sim_supply *lps_sim_supply_add(struct lps_sim_chip *c,
+						 unsigned int turn_on_ms)
+{
+	struct regulator_config config = { };
+	struct lps_sim_supply *supply;
+
+	supply = kzalloc(sizeof(*supply), GFP_KERNEL);
+	if (!supply)
+		return ERR_PTR(-ENOMEM);
+	supply->chip = c;
+	supply->turn_on_ms = turn_on_ms;
+	snprintf(supply->name, sizeof(supply->name), "%s-%02x-vdd",
+		 LPS_SIM_NAME, c->addr);
+	/* the client's name, as the i2c core will give it */
+	snprintf(supply->dev_name, sizeof(supply->dev_name), "%d-%04x",
+		 i2c_adapter_id(&c->sim->adap), c->addr);
+	supply->desc.name = supply->name;
+	supply->desc.type = REGULATOR_VOLTAGE;
+	supply->desc.owner = THIS_MODULE;
+	supply->desc.ops = &lps_sim_supply_ops;
+	supply->consumer.supply = "vdd";
+	supply->consumer.dev_name = supply->dev_name;
+	supply->init.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
+	supply->init.consumer_supplies = &supply->consumer;
+	supply->init.num_consumer_supplies = 1;
+	config.dev = &c->sim->adap.dev;
+	config.init_data = &supply->init;
+	config.driver_data = supply;
+	supply->rdev = regulator_register(&c->sim->adap.dev, &supply->desc,
+					  &config);
+	if (IS_ERR(supply->rdev)) {
+		struct regulator_dev *rdev = supply->rdev;
+
+		kfree(supply);
+		return ERR_CAST(rdev);
+	}
+	return supply;
+}
+
+/* After the client: its driver has put the supply */
+static void lps_sim_supply_remove(struct lps_sim_supply *supply)
+{
+	if (!supply)
+		return;
+	regulator_unregister(supply->rdev);
+	kfree(supply);
+}
+
 static void lps_sim_remove_client(struct lps_sim_chip *c)
 {
 	i2c_unregister_device(c->client);
 	c->client = NULL;
+	lps_sim_supply_remove(c->node->supply);
 	kfree(c->node);
 	c->node = NULL;
 }
@@ -771,6 +872,7 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 	struct i2c_board_info info = { };
 	unsigned int irq_type = IRQ_TYPE_NONE;
 	bool open_drain = false, unmappable = false;
+	unsigned int turn_on_ms;
 	struct i2c_client *client;
 	struct lps_sim_node *node;
 	struct lps_sim_chip *c;
@@ -821,14 +923,19 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 			goto err_free;
 		info.irq = c->virq[0];
 	}
-	/* The supplies come on now: a turn-on time starts here */
+	/* A turn-on time needs a supply the driver switches on */
 	mutex_lock(&sim->lock);
-	if (c->fault_turn_on_ms) {
-		c->turn_on_until = ktime_add_ms(ktime_get(),
-						c->fault_turn_on_ms);
-		c->fault_turn_on_ms = 0;
-	}
+	turn_on_ms = c->fault_turn_on_ms;
+	c->fault_turn_on_ms = 0;
 	mutex_unlock(&sim->lock);
+	if (turn_on_ms) {
+		node->supply = lps_sim_supply_add(c, turn_on_ms);
+		if (IS_ERR(node->supply)) {
+			ret = PTR_ERR(node->supply);
+			node->supply = NULL;
+			goto err_free;
+		}
+	}
 	client = i2c_new_client_device(&sim->adap, &info);
 	if (IS_ERR(client)) {
 		ret = PTR_ERR(client);
@@ -841,6 +948,7 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 
 err_free:
 	mutex_unlock(&sim->clients_lock);
+	lps_sim_supply_remove(node->supply);
 	kfree(node);
 	return ret;
 }
