@@ -183,8 +183,6 @@ struct lps001wp_data {
 /*
  * Channels. Pressure scale 1/160 kPa (16 LSB/mbar) covers the absolute and
  * the differential channel; temperature 1000/64 m°C per LSB, no offset.
- */
-/*
  * The threshold values are the driver's own attributes (event_attrs below),
  * not IIO_EV_INFO_VALUE: the core's parser takes "", "-" or "." as 0 and
  * wraps values beyond 32 bits.
@@ -1227,6 +1225,7 @@ static int lps001wp_drain_samples(struct iio_dev *indio_dev, s64 timestamp,
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	unsigned int status, i;
+	bool polled = false;
 	int ret;
 
 	for (i = 0; i < LPS001WP_IRQ_MAX_PASSES; i++) {
@@ -1239,9 +1238,11 @@ static int lps001wp_drain_samples(struct iio_dev *indio_dev, s64 timestamp,
 		if (!(status & LPS001WP_STATUS_P_DA))
 			return 0;
 
-		data->drdy_timestamp = *handled ? iio_get_time_ns(indio_dev) :
-						  timestamp;
+		/* Later samples of this pass came after the hard IRQ */
+		data->drdy_timestamp = polled ? iio_get_time_ns(indio_dev) :
+						timestamp;
 		lps001wp_trigger_poll_nested(data->trig);
+		polled = true;
 		*handled = true;
 	}
 
