@@ -19,7 +19,9 @@
 
 #include <linux/bitfield.h>
 #include <linux/bits.h>
+#include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/devm-helpers.h>
 #include <linux/err.h>
 #include <linux/i2c.h>
 #include <linux/interrupt.h>
@@ -33,12 +35,15 @@
 #include <linux/property.h>
 #include <linux/regmap.h>
 #include <linux/regulator/consumer.h>
+#include <linux/sysfs.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <linux/iio/buffer.h>
 #include <linux/iio/events.h>
 #include <linux/iio/iio.h>
 #include <linux/iio/iio-opaque.h>
+#include <linux/iio/sysfs.h>
 #include <linux/iio/trigger.h>
 #include <linux/iio/trigger_consumer.h>
 #include <linux/iio/triggered_buffer.h>
@@ -51,8 +56,19 @@
 #define LPS001WP_DRDY_TIMEOUT_PERIODS	3
 /* ...and polls STATUS this many times per period */
 #define LPS001WP_DRDY_POLLS_PER_PERIOD	8
-/* Samples one data-ready interrupt may drain before giving the CPU back */
-#define LPS001WP_IRQ_MAX_SAMPLES	4
+/*
+ * STATUS reads one pass of the INT1 thread may make while draining samples
+ * (failed ones included) before it gives the CPU back and retries later
+ */
+#define LPS001WP_IRQ_MAX_PASSES		8
+/* A pad the IRQ thread could not bring back to idle is retried after this */
+#define LPS001WP_IRQ_RETRY_MS		20
+/*
+ * Supplies on to first I2C access. The LPS001WP's turn-on time is not
+ * published (spec §7); its successors boot in a few milliseconds, so wait
+ * well beyond that.
+ */
+#define LPS001WP_TURN_ON_US		10000
 #define LPS001WP_THS_MAX		U16_MAX
 
 /* regmap: real registers only, so debugfs and regcache never touch others */
@@ -136,6 +152,7 @@ enum lps001wp_scan_index {
 
 struct lps001wp_data {
 	struct device *dev;
+	struct iio_dev *indio_dev;
 	struct regmap *regmap;
 	struct iio_trigger *trig;
 	int irq_int1;
@@ -154,6 +171,9 @@ struct lps001wp_data {
 	u8 events_enabled;	/* LPS001WP_INT_CFG_PL_E | LPS001WP_INT_CFG_PH_E */
 	s64 irq_timestamp;	/* taken by the hard IRQ handler */
 	s64 drdy_timestamp;	/* handed from the IRQ thread to the trigger */
+	/* Another pass of an IRQ thread, for pads left asserted by a bus error */
+	struct delayed_work irq_retry;
+	unsigned long irq_retry_pads;	/* BIT(0) INT1, BIT(1) INT2 */
 	/* Zeroed with the rest of priv; pushed whole, padding included */
 	struct {
 		__le16 chans[3];
@@ -164,16 +184,19 @@ struct lps001wp_data {
 /*
  * Channels. Pressure scale 1/160 kPa (16 LSB/mbar) covers the absolute and
  * the differential channel; temperature 1000/64 m°C per LSB, no offset.
+ * The threshold values are the driver's own attributes (event_attrs below),
+ * not IIO_EV_INFO_VALUE: the core's parser takes "", "-" or "." as 0 and
+ * wraps values beyond 32 bits.
  */
 static const struct iio_event_spec lps001wp_delta_events[] = {
 	{
 		.type = IIO_EV_TYPE_THRESH,
 		.dir = IIO_EV_DIR_RISING,
-		.mask_separate = BIT(IIO_EV_INFO_ENABLE) | BIT(IIO_EV_INFO_VALUE),
+		.mask_separate = BIT(IIO_EV_INFO_ENABLE),
 	}, {
 		.type = IIO_EV_TYPE_THRESH,
 		.dir = IIO_EV_DIR_FALLING,
-		.mask_separate = BIT(IIO_EV_INFO_ENABLE) | BIT(IIO_EV_INFO_VALUE),
+		.mask_separate = BIT(IIO_EV_INFO_ENABLE),
 	},
 };
 
@@ -742,6 +765,19 @@ static int lps001wp_read_event_config(struct iio_dev *indio_dev,
 	return ret;
 }
 
+/* With LIR set, INT_SRC (and the pad) stay latched until INT_ACK is read */
+static int lps001wp_ack_events(struct lps001wp_data *data)
+{
+	unsigned int dummy;
+	int ret;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+	if (ret)
+		dev_err_ratelimited(data->dev, "INT_ACK read failed: %d\n", ret);
+
+	return ret;
+}
+
 static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 {
 	u8 old;
@@ -758,21 +794,21 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 	if (ret)
 		return ret;
 
+	/*
+	 * Drop a latch left from the earlier configuration before the pad is
+	 * routed (it would fire at once) and when a direction goes off (the
+	 * pad must not stay asserted for it).
+	 */
+	ret = lps001wp_ack_events(data);
+	if (ret)
+		return ret;
+
 	/* events_enabled is what the pads are routed for, nothing else */
 	old = data->events_enabled;
 	data->events_enabled = enabled;
 	ret = lps001wp_update_routing(data);
-	if (ret) {
+	if (ret)
 		data->events_enabled = old;
-		return ret;
-	}
-
-	if (enabled) {
-		unsigned int dummy;
-
-		/* Drop a latch left from an earlier configuration */
-		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
-	}
 
 	return ret;
 }
@@ -799,7 +835,11 @@ static int lps001wp_set_event(struct lps001wp_data *data,
 	mutex_lock(&data->lock);
 	old = data->events_enabled;
 	new = state ? old | bit : old & ~bit;
-	ret = old == new ? 0 : lps001wp_apply_events(data, new);
+	/*
+	 * Applied even when unchanged: after a bus error left the chip and
+	 * events_enabled apart, writing the enable again re-syncs them.
+	 */
+	ret = lps001wp_apply_events(data, new);
 	if (ret) {
 		/* Best effort back to the old state; the error is what counts */
 		lps001wp_apply_events(data, old);
@@ -834,52 +874,46 @@ static int lps001wp_write_event_config(struct iio_dev *indio_dev,
 
 /*
  * THS_P is one magnitude for both directions: rising reads +THS_P, falling
- * reads -THS_P, and writing either sets both.
+ * reads -THS_P, and writing either sets both. The attribute's address is
+ * its direction.
  */
-static int lps001wp_read_event_value(struct iio_dev *indio_dev,
-				     const struct iio_chan_spec *chan,
-				     enum iio_event_type type,
-				     enum iio_event_direction dir,
-				     enum iio_event_info info,
-				     int *val, int *val2)
+static ssize_t lps001wp_thresh_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
 {
-	struct lps001wp_data *data = iio_priv(indio_dev);
+	struct lps001wp_data *data = iio_priv(dev_to_iio_dev(dev));
 	__le16 raw;
-	int ret;
+	int ret, val;
 
-	if (info != IIO_EV_INFO_VALUE || !lps001wp_event_dir_to_int_cfg(dir))
-		return -EINVAL;
-
+	/* Cached: no bus access */
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_THS_P_L, &raw,
 			       sizeof(raw));
 	if (ret)
 		return ret;
 
-	*val = le16_to_cpu(raw);
-	if (dir == IIO_EV_DIR_FALLING)
-		*val = -*val;
+	val = le16_to_cpu(raw);
+	if (to_iio_dev_attr(attr)->address == IIO_EV_DIR_FALLING)
+		val = -val;
 
-	return IIO_VAL_INT;
+	return sysfs_emit(buf, "%d\n", val);
 }
 
-static int lps001wp_write_event_value(struct iio_dev *indio_dev,
-				      const struct iio_chan_spec *chan,
-				      enum iio_event_type type,
-				      enum iio_event_direction dir,
-				      enum iio_event_info info,
-				      int val, int val2)
+/* A decimal integer only: no empty, sign-only, fractional or wrapped input */
+static ssize_t lps001wp_thresh_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t len)
 {
-	struct lps001wp_data *data = iio_priv(indio_dev);
-	int ret;
+	struct lps001wp_data *data = iio_priv(dev_to_iio_dev(dev));
+	int ret, val;
 
-	if (info != IIO_EV_INFO_VALUE || val2)
+	ret = kstrtoint(buf, 10, &val);
+	if (ret)
 		return -EINVAL;
 
-	if (dir == IIO_EV_DIR_FALLING)
+	if (to_iio_dev_attr(attr)->address == IIO_EV_DIR_FALLING) {
+		if (val > 0)
+			return -EINVAL;
 		val = -val;
-	else if (dir != IIO_EV_DIR_RISING)
-		return -EINVAL;
-
+	}
 	if (val < 0 || val > LPS001WP_THS_MAX)
 		return -EINVAL;
 
@@ -887,8 +921,25 @@ static int lps001wp_write_event_value(struct iio_dev *indio_dev,
 	ret = lps001wp_write_pair(data, LPS001WP_REG_THS_P_L, val);
 	mutex_unlock(&data->lock);
 
-	return ret;
+	return ret ? ret : len;
 }
+
+static IIO_DEVICE_ATTR(in_pressure1_thresh_rising_value, 0644,
+		       lps001wp_thresh_show, lps001wp_thresh_store,
+		       IIO_EV_DIR_RISING);
+static IIO_DEVICE_ATTR(in_pressure1_thresh_falling_value, 0644,
+		       lps001wp_thresh_show, lps001wp_thresh_store,
+		       IIO_EV_DIR_FALLING);
+
+static struct attribute *lps001wp_event_attributes[] = {
+	&iio_dev_attr_in_pressure1_thresh_rising_value.dev_attr.attr,
+	&iio_dev_attr_in_pressure1_thresh_falling_value.dev_attr.attr,
+	NULL
+};
+
+static const struct attribute_group lps001wp_event_attribute_group = {
+	.attrs = lps001wp_event_attributes,
+};
 
 /* Real registers only; reserved addresses are -EINVAL */
 static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev,
@@ -903,7 +954,9 @@ static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev,
 					      &lps001wp_readable_table))
 			return -EINVAL;
 	} else if (!regmap_check_range_table(data->regmap, reg,
-					     &lps001wp_writeable_table)) {
+					     &lps001wp_writeable_table) ||
+		   writeval > U8_MAX) {
+		/* regmap would write the low byte of a wider value */
 		return -EINVAL;
 	}
 
@@ -931,15 +984,23 @@ static void lps001wp_debugfs_init(struct iio_dev *indio_dev)
 #endif
 }
 
+/* With an IRQ wired: threshold events */
 static const struct iio_info lps001wp_info = {
 	.read_raw = lps001wp_read_raw,
 	.read_avail = lps001wp_read_avail,
 	.write_raw = lps001wp_write_raw,
 	.read_label = lps001wp_read_label,
+	.event_attrs = &lps001wp_event_attribute_group,
 	.read_event_config = lps001wp_read_event_config,
 	.write_event_config = lps001wp_write_event_config,
-	.read_event_value = lps001wp_read_event_value,
-	.write_event_value = lps001wp_write_event_value,
+	.debugfs_reg_access = lps001wp_debugfs_reg_access,
+};
+
+static const struct iio_info lps001wp_info_no_irq = {
+	.read_raw = lps001wp_read_raw,
+	.read_avail = lps001wp_read_avail,
+	.write_raw = lps001wp_write_raw,
+	.read_label = lps001wp_read_label,
 	.debugfs_reg_access = lps001wp_debugfs_reg_access,
 };
 
@@ -1003,11 +1064,21 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	s64 timestamp;
 	int ret;
 
-	/* Nested polls from the own trigger skip the pollfunc's top half */
-	if (iio_trigger_using_own(indio_dev))
+	/*
+	 * Nested polls skip the pollfunc's top half that stores the time: the
+	 * own trigger hands over the hard IRQ's, and a foreign trigger that
+	 * never stores one (iio-trig-loop, another device's nested trigger)
+	 * gets the current time. pf->timestamp is consumed, so a value stored
+	 * under an earlier trigger is never pushed again.
+	 */
+	if (iio_trigger_using_own(indio_dev)) {
 		timestamp = data->drdy_timestamp;
-	else	/* a foreign nested trigger skips the top half that stamps */
-		timestamp = pf->timestamp ?: iio_get_time_ns(indio_dev);
+	} else {
+		timestamp = pf->timestamp;
+		pf->timestamp = 0;
+		if (!timestamp)
+			timestamp = iio_get_time_ns(indio_dev);
+	}
 
 	/* P, T and DELTA in one auto-increment burst; clears P_DA and T_DA */
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_PRESS_OUT_L, burst,
@@ -1085,21 +1156,62 @@ static irqreturn_t lps001wp_irq_handler(int irq, void *private)
 	return IRQ_WAKE_THREAD;
 }
 
-/* Returns true when a threshold event was latched (and is now pushed) */
-static bool lps001wp_handle_events(struct iio_dev *indio_dev, s64 timestamp)
+/*
+ * The pads are levels, the interrupts edges: a thread pass that could not
+ * bring its pad back to idle (a failed read left DRDY or the threshold
+ * latch set) would never see another edge. It asks for another pass a
+ * little later instead, and so on until the bus answers again.
+ */
+static void lps001wp_irq_retry(struct lps001wp_data *data, unsigned int pad)
+{
+	set_bit(pad, &data->irq_retry_pads);
+	schedule_delayed_work(&data->irq_retry,
+			      msecs_to_jiffies(LPS001WP_IRQ_RETRY_MS));
+}
+
+static void lps001wp_irq_retry_work(struct work_struct *work)
+{
+	struct lps001wp_data *data = container_of(to_delayed_work(work),
+						  struct lps001wp_data,
+						  irq_retry);
+
+	/* No hard IRQ stamps this pass: the events found are this late */
+	WRITE_ONCE(data->irq_timestamp, iio_get_time_ns(data->indio_dev));
+	if (test_and_clear_bit(0, &data->irq_retry_pads))
+		irq_wake_thread(data->irq_int1, data->indio_dev);
+	if (test_and_clear_bit(1, &data->irq_retry_pads))
+		irq_wake_thread(data->irq_int2, data->indio_dev);
+}
+
+/*
+ * Pushes the latched threshold events of the enabled directions and clears
+ * the latch. Returns 1 when one was latched, 0 when none was, or a negative
+ * errno when the latch may still be set; events are pushed only once the
+ * latch is acknowledged, so a retry never pushes them twice.
+ */
+static int lps001wp_handle_events(struct iio_dev *indio_dev, s64 timestamp)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
-	unsigned int src, dummy;
+	unsigned int src;
 	int ret;
 
 	ret = regmap_read(data->regmap, LPS001WP_REG_INT_SRC, &src);
 	if (ret) {
 		dev_err_ratelimited(data->dev, "INT_SRC read failed: %d\n", ret);
-		return false;
+		return ret;
 	}
 	if (!(src & LPS001WP_INT_SRC_IA))
-		return false;
+		return 0;
 
+	ret = lps001wp_ack_events(data);
+	if (ret)
+		return ret;
+
+	/*
+	 * A direction switched off since it latched is not reported (INT_SRC
+	 * flags and INT_CFG enables share their bit order)
+	 */
+	src &= READ_ONCE(data->events_enabled);
 	if (src & LPS001WP_INT_SRC_PL)
 		iio_push_event(indio_dev,
 			       IIO_UNMOD_EVENT_CODE(IIO_PRESSURE, 1,
@@ -1113,12 +1225,43 @@ static bool lps001wp_handle_events(struct iio_dev *indio_dev, s64 timestamp)
 						    IIO_EV_DIR_FALLING),
 			       timestamp);
 
-	/* LIR is set: INT_SRC (and the pad) stay latched until this read */
-	ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
-	if (ret)
-		dev_err_ratelimited(data->dev, "INT_ACK read failed: %d\n", ret);
+	return 1;
+}
 
-	return true;
+/*
+ * Edge interrupt, level DRDY: DRDY only falls when the trigger handler
+ * reads the outputs, and a sample that lands meanwhile (or one a failed
+ * read left behind) makes no new edge. Keep reading while STATUS says
+ * there is more. Returns 0 once STATUS showed no pending sample, -EAGAIN
+ * when the pass gave up with DRDY possibly still high.
+ */
+static int lps001wp_drain_samples(struct iio_dev *indio_dev, s64 timestamp,
+				  bool *handled)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+	unsigned int status, i;
+	bool polled = false;
+	int ret;
+
+	for (i = 0; i < LPS001WP_IRQ_MAX_PASSES; i++) {
+		ret = regmap_read(data->regmap, LPS001WP_REG_STATUS, &status);
+		if (ret) {
+			dev_err_ratelimited(data->dev,
+					    "STATUS read failed: %d\n", ret);
+			continue;
+		}
+		if (!(status & LPS001WP_STATUS_P_DA))
+			return 0;
+
+		/* Later samples of this pass came after the hard IRQ */
+		data->drdy_timestamp = polled ? iio_get_time_ns(indio_dev) :
+						timestamp;
+		lps001wp_trigger_poll_nested(data->trig);
+		polled = true;
+		*handled = true;
+	}
+
+	return -EAGAIN;
 }
 
 static irqreturn_t lps001wp_int1_thread(int irq, void *private)
@@ -1126,34 +1269,24 @@ static irqreturn_t lps001wp_int1_thread(int irq, void *private)
 	struct iio_dev *indio_dev = private;
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	s64 timestamp = READ_ONCE(data->irq_timestamp);
-	unsigned int status, i;
-	bool handled = false;
+	bool handled = false, settled = true;
 	int ret;
 
-	if (!data->irq_int2 && READ_ONCE(data->events_enabled))
-		handled = lps001wp_handle_events(indio_dev, timestamp);
+	if (!data->irq_int2 && READ_ONCE(data->events_enabled)) {
+		ret = lps001wp_handle_events(indio_dev, timestamp);
+		if (ret < 0)
+			settled = false;
+		else if (ret)
+			handled = true;
+	}
 
-	if (!READ_ONCE(data->drdy_enabled))
-		return handled ? IRQ_HANDLED : IRQ_NONE;
+	if (READ_ONCE(data->drdy_enabled) &&
+	    lps001wp_drain_samples(indio_dev, timestamp, &handled))
+		settled = false;
 
-	/*
-	 * Edge interrupt, level DRDY: DRDY only falls when the trigger handler
-	 * reads the outputs, and a sample that lands meanwhile makes no new
-	 * edge. Keep reading while STATUS says there is more.
-	 */
-	for (i = 0; i < LPS001WP_IRQ_MAX_SAMPLES; i++) {
-		ret = regmap_read(data->regmap, LPS001WP_REG_STATUS, &status);
-		if (ret) {
-			dev_err_ratelimited(data->dev,
-					    "STATUS read failed: %d\n", ret);
-			break;
-		}
-		if (!(status & LPS001WP_STATUS_P_DA))
-			break;
-
-		data->drdy_timestamp = i ? iio_get_time_ns(indio_dev) : timestamp;
-		lps001wp_trigger_poll_nested(data->trig);
-		handled = true;
+	if (!settled) {
+		lps001wp_irq_retry(data, 0);
+		return IRQ_HANDLED;
 	}
 
 	return handled ? IRQ_HANDLED : IRQ_NONE;
@@ -1163,11 +1296,15 @@ static irqreturn_t lps001wp_int2_thread(int irq, void *private)
 {
 	struct iio_dev *indio_dev = private;
 	struct lps001wp_data *data = iio_priv(indio_dev);
+	int ret;
 
-	if (lps001wp_handle_events(indio_dev, READ_ONCE(data->irq_timestamp)))
+	ret = lps001wp_handle_events(indio_dev, READ_ONCE(data->irq_timestamp));
+	if (ret < 0) {
+		lps001wp_irq_retry(data, 1);
 		return IRQ_HANDLED;
+	}
 
-	return IRQ_NONE;
+	return ret ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /* PM */
@@ -1185,7 +1322,12 @@ static int lps001wp_runtime_suspend(struct device *dev)
 	mutex_unlock(&data->lock);
 	if (ret) {
 		dev_err_ratelimited(dev, "power down failed: %d\n", ret);
-		/* -EAGAIN keeps runtime PM usable; the chip stays on for now */
+		/*
+		 * -EAGAIN keeps runtime PM usable, and a failed autosuspend is
+		 * retried only when last_busy has moved: move it, so the chip
+		 * is powered down one delay later, not left on until next use.
+		 */
+		pm_runtime_mark_last_busy(dev);
 		return -EAGAIN;
 	}
 
@@ -1198,15 +1340,42 @@ static int lps001wp_runtime_suspend(struct device *dev)
 static int lps001wp_runtime_resume(struct device *dev)
 {
 	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
+	unsigned int ctrl1;
 	int ret;
 
+	mutex_lock(&data->lock);
 	/* CTRL_REG1 is replayed with PD = 0, then powered up below */
 	ret = regcache_sync(data->regmap);
-	if (!ret)
-		ret = lps001wp_update_bits(data, LPS001WP_REG_CTRL1,
-					   LPS001WP_CTRL1_PD, LPS001WP_CTRL1_PD);
 	if (ret)
-		dev_err_ratelimited(dev, "power up failed: %d\n", ret);
+		goto fail;
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	if (ret)
+		goto fail;
+	ret = regmap_write(data->regmap, LPS001WP_REG_CTRL1,
+			   ctrl1 | LPS001WP_CTRL1_PD);
+	if (ret) {
+		/*
+		 * regmap cached PD = 1 before the write failed: put back the
+		 * value the next sync must replay (cache only, no bus).
+		 */
+		regcache_cache_only(data->regmap, true);
+		regmap_write(data->regmap, LPS001WP_REG_CTRL1, ctrl1);
+		regcache_cache_only(data->regmap, false);
+		goto fail;
+	}
+	mutex_unlock(&data->lock);
+
+	return 0;
+
+fail:
+	/*
+	 * The device counts as suspended again (lps001wp_pm_get), and the
+	 * supplies may drop before the next resume: that one must replay
+	 * every register, also those this sync had already written.
+	 */
+	regcache_mark_dirty(data->regmap);
+	mutex_unlock(&data->lock);
+	dev_err_ratelimited(dev, "power up failed: %d\n", ret);
 
 	return ret;
 }
@@ -1270,23 +1439,49 @@ static int lps001wp_chip_init(struct lps001wp_data *data)
 	return regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
 }
 
+/*
+ * A pad the firmware does not name has no IRQ; a named one that cannot be
+ * mapped (or whose controller is not there yet) fails the probe.
+ */
+static int lps001wp_get_named_irq(struct lps001wp_data *data,
+				  const char *name, int *irq)
+{
+	struct fwnode_handle *fwnode = dev_fwnode(data->dev);
+	int index;
+
+	*irq = 0;
+	index = fwnode_property_match_string(fwnode, "interrupt-names", name);
+	if (index == -EINVAL || index == -ENODATA)
+		return 0;	/* no interrupt-names, or not this name */
+	if (index < 0)
+		return dev_err_probe(data->dev, index,
+				     "interrupt-names unreadable\n");
+
+	*irq = fwnode_irq_get(fwnode, index);
+	if (*irq < 0)
+		return dev_err_probe(data->dev, *irq, "%s IRQ unusable\n",
+				     name);
+
+	return 0;
+}
+
 /* INT1 carries data-ready (and thresholds when INT2 is absent) */
 static int lps001wp_get_irqs(struct lps001wp_data *data,
 			     struct i2c_client *client)
 {
-	struct fwnode_handle *fwnode = dev_fwnode(data->dev);
-	int irq, type;
+	int irq, type, ret;
 
-	data->irq_int1 = fwnode_irq_get_byname(fwnode, "int1");
-	if (data->irq_int1 == -EPROBE_DEFER)
-		return data->irq_int1;
-	data->irq_int2 = fwnode_irq_get_byname(fwnode, "int2");
-	if (data->irq_int2 == -EPROBE_DEFER)
-		return data->irq_int2;
-	data->irq_int1 = max(data->irq_int1, 0);
-	data->irq_int2 = max(data->irq_int2, 0);
+	ret = lps001wp_get_named_irq(data, "int1", &data->irq_int1);
+	if (ret)
+		return ret;
+	ret = lps001wp_get_named_irq(data, "int2", &data->irq_int2);
+	if (ret)
+		return ret;
 
-	/* Without interrupt-names the first (only) interrupt is INT1 */
+	/*
+	 * Without interrupt-names the first (only) interrupt is INT1. The I2C
+	 * core has resolved it: > 0, or 0 for none (it defers by itself).
+	 */
 	if (!data->irq_int1 && !data->irq_int2 && client->irq > 0)
 		data->irq_int1 = client->irq;
 
@@ -1361,10 +1556,25 @@ static int lps001wp_setup_irqs(struct iio_dev *indio_dev)
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	int ret;
 
+	/* Cancelled after the IRQs are freed: no thread can queue it again */
+	ret = devm_delayed_work_autocancel(data->dev, &data->irq_retry,
+					   lps001wp_irq_retry_work);
+	if (ret)
+		return ret;
+
 	if (data->irq_int1) {
-		data->trig = devm_iio_trigger_alloc(data->dev, "%s-dev%d",
-						    indio_dev->name,
-						    iio_device_id(indio_dev));
+		/*
+		 * No module owner: the trigger is the default one, and the
+		 * reference the core holds on it would otherwise pin the module
+		 * while the device is bound, so rmmod failed with nothing
+		 * streaming. Nothing outside this driver can hold the trigger
+		 * (validate_device: own device only), and while a buffer runs
+		 * the core pins the module through the device's poll function.
+		 */
+		data->trig = __devm_iio_trigger_alloc(data->dev, NULL,
+						      "%s-dev%d",
+						      indio_dev->name,
+						      iio_device_id(indio_dev));
 		if (!data->trig)
 			return -ENOMEM;
 
@@ -1465,6 +1675,7 @@ static int lps001wp_probe(struct i2c_client *client)
 	i2c_set_clientdata(client, indio_dev);
 	data = iio_priv(indio_dev);
 	data->dev = dev;
+	data->indio_dev = indio_dev;
 	mutex_init(&data->lock);
 
 	data->regmap = devm_regmap_init_i2c(client, &lps001wp_regmap_config);
@@ -1476,6 +1687,9 @@ static int lps001wp_probe(struct i2c_client *client)
 					     supplies);
 	if (ret)
 		return dev_err_probe(dev, ret, "supplies enable failed\n");
+
+	/* Nothing to poll before the chip answers at all */
+	fsleep(LPS001WP_TURN_ON_US);
 
 	ret = lps001wp_check_id(data);
 	if (ret)
@@ -1490,13 +1704,14 @@ static int lps001wp_probe(struct i2c_client *client)
 		return dev_err_probe(dev, ret, "chip init failed\n");
 
 	indio_dev->name = LPS001WP_DRV_NAME;
-	indio_dev->info = &lps001wp_info;
 	indio_dev->modes = INDIO_DIRECT_MODE;
 	lps001wp_debugfs_init(indio_dev);
 	if (data->irq_int1 || data->irq_int2) {
+		indio_dev->info = &lps001wp_info;
 		indio_dev->channels = lps001wp_channels;
 		indio_dev->num_channels = ARRAY_SIZE(lps001wp_channels);
 	} else {
+		indio_dev->info = &lps001wp_info_no_irq;
 		indio_dev->channels = lps001wp_channels_no_irq;
 		indio_dev->num_channels = ARRAY_SIZE(lps001wp_channels_no_irq);
 	}

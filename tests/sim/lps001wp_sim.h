@@ -22,11 +22,19 @@
 struct dentry;
 struct lps_sim;
 
-/* Software node of one instantiated client */
+/*
+ * Firmware node of one instantiated client: a node type of the simulator's
+ * own (not a software node), so the driver's IIO device, which shares its
+ * parent's node, takes no reference the core could drop twice.
+ */
 struct lps_sim_node {
-	struct property_entry props[2];
-	struct software_node swnode;
+	struct fwnode_handle fwnode;
+	bool open_drain;	/* drive-open-drain */
+	bool int1_unmappable;	/* interrupt-names = "int1", mapping fails */
+	struct lps_sim_supply *supply;	/* vdd, with a turn-on time, or NULL */
 };
+
+struct lps_sim_supply;
 
 struct lps_sim_chip {
 	struct lps_sim *sim;
@@ -60,6 +68,10 @@ struct lps_sim_chip {
 	u64 fault_seq;
 	int fault_whoami;		/* -1: no override */
 	bool fault_stuck_status;
+	unsigned int fault_eio_at;	/* countdown to one failing transfer */
+	unsigned int fault_turn_on_ms;	/* for the next new_device's vdd */
+	ktime_t turn_on_until;		/* NAKs everything before this */
+	unsigned int fault_delay_us;	/* read locklessly by lps_sim_xfer */
 
 	unsigned int virq[LPS_SIM_NUM_PADS];
 	struct i2c_client *client;

@@ -11,6 +11,7 @@
 #include <linux/bitops.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irq_sim.h>
@@ -19,6 +20,8 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/regulator/driver.h>
+#include <linux/regulator/machine.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -180,6 +183,10 @@ static void lps_sim_sync(struct lps_sim_chip *c)
 static int lps_sim_fault(struct lps_sim_chip *c)
 {
 	c->fault_seq++;
+	if (c->fault_eio_at && !--c->fault_eio_at)
+		return -EIO;
+	if (ktime_before(ktime_get(), c->turn_on_until))
+		return -ENXIO;
 	if (c->fault_nak) {
 		c->fault_nak--;
 		return -ENXIO;
@@ -234,9 +241,9 @@ static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
 			int num)
 {
 	struct lps_sim *sim = i2c_get_adapdata(adap);
+	unsigned int idx, delay_us = 0;
 	unsigned long used = 0;
 	struct lps_sim_chip *c;
-	unsigned int idx;
 	int i, ret;
 
 	for (i = 0; i < num; i++) {
@@ -246,7 +253,12 @@ static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
 		if (msgs[i].flags & I2C_M_RECV_LEN)
 			return -EOPNOTSUPP;
 		used |= BIT(c->index);
+		delay_us = max(delay_us, READ_ONCE(c->fault_delay_us));
 	}
+
+	/* A real adapter sleeps while the bytes go out: so does this one */
+	if (delay_us)
+		usleep_range(delay_us, delay_us + delay_us / 4 + 1);
 
 	mutex_lock(&sim->lock);
 	for_each_set_bit(idx, &used, LPS_SIM_NUM_CHIPS) {
@@ -584,6 +596,22 @@ static ssize_t lps_sim_counters_write(struct file *file,
 
 LPS_SIM_FOPS(lps_sim_counters);
 
+/* Under sim->lock */
+static void lps_sim_fault_clear(struct lps_sim_chip *c)
+{
+	c->fault_nak = 0;
+	c->fault_eio = 0;
+	c->fault_nak_every = 0;
+	c->fault_eio_every = 0;
+	c->fault_seq = 0;
+	c->fault_whoami = -1;
+	c->fault_stuck_status = false;
+	c->fault_eio_at = 0;
+	c->fault_turn_on_ms = 0;
+	c->turn_on_until = 0;
+	WRITE_ONCE(c->fault_delay_us, 0);
+}
+
 static int lps_sim_fault_show(struct seq_file *sf, void *v)
 {
 	struct lps_sim_chip *c = sf->private;
@@ -598,6 +626,9 @@ static int lps_sim_fault_show(struct seq_file *sf, void *v)
 	else
 		seq_puts(sf, "whoami off\n");
 	seq_printf(sf, "stuck_status %d\n", c->fault_stuck_status);
+	seq_printf(sf, "eio_at %u\n", c->fault_eio_at);
+	seq_printf(sf, "turn_on_ms %u\n", c->fault_turn_on_ms);
+	seq_printf(sf, "delay_us %u\n", c->fault_delay_us);
 	mutex_unlock(&c->sim->lock);
 	return 0;
 }
@@ -626,8 +657,15 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 		target = &c->fault_nak_every;
 	else if (!strcmp(cmd, "eio_every"))
 		target = &c->fault_eio_every;
+	else if (!strcmp(cmd, "eio_at"))
+		target = &c->fault_eio_at;
+	else if (!strcmp(cmd, "turn_on_ms"))
+		target = &c->fault_turn_on_ms;
 
-	if (target || !strcmp(cmd, "whoami")) {
+	if (!strcmp(cmd, "delay_us")) {
+		if (lps_sim_s32(&s, 0, 100000, &val))
+			return -EINVAL;
+	} else if (target || !strcmp(cmd, "whoami")) {
 		if (lps_sim_s32(&s, 0, target ? S32_MAX : 0xff, &val))
 			return -EINVAL;
 	} else if (strcmp(cmd, "stuck_status") && strcmp(cmd, "clear")) {
@@ -645,14 +683,10 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 		c->fault_whoami = val;
 	} else if (!strcmp(cmd, "stuck_status")) {
 		c->fault_stuck_status = true;
+	} else if (!strcmp(cmd, "delay_us")) {
+		WRITE_ONCE(c->fault_delay_us, val);
 	} else {
-		c->fault_nak = 0;
-		c->fault_eio = 0;
-		c->fault_nak_every = 0;
-		c->fault_eio_every = 0;
-		c->fault_seq = 0;
-		c->fault_whoami = -1;
-		c->fault_stuck_status = false;
+		lps_sim_fault_clear(c);
 	}
 	mutex_unlock(&c->sim->lock);
 	return count;
@@ -671,12 +705,160 @@ static struct lps_sim_chip *lps_sim_parse_addr(struct lps_sim *sim, char **s)
 	return lps_sim_chip_at(sim, addr, 0);
 }
 
+/*
+ * The client's properties. A software node would be shared with the
+ * driver's IIO device, and 6.1 puts a shared node once too often when the
+ * child's sysfs link failed (a KASAN use-after-free after failslab). This
+ * node type has no reference count: the node lives from new_device until
+ * the client, and every child with it, is unregistered.
+ */
+static struct lps_sim_node *lps_sim_to_node(const struct fwnode_handle *fwnode)
+{
+	return container_of(fwnode, struct lps_sim_node, fwnode);
+}
+
+static bool lps_sim_node_present(const struct fwnode_handle *fwnode,
+				 const char *propname)
+{
+	const struct lps_sim_node *node = lps_sim_to_node(fwnode);
+
+	if (!strcmp(propname, "drive-open-drain"))
+		return node->open_drain;
+	if (!strcmp(propname, "interrupt-names"))
+		return node->int1_unmappable;
+	return false;
+}
+
+static int lps_sim_node_read_strings(const struct fwnode_handle *fwnode,
+				     const char *propname, const char **val,
+				     size_t nval)
+{
+	if (strcmp(propname, "interrupt-names") ||
+	    !lps_sim_to_node(fwnode)->int1_unmappable)
+		return -EINVAL;
+	if (!val)
+		return 1;
+	if (nval)
+		val[0] = "int1";
+	return min_t(size_t, nval, 1);
+}
+
+/* Like an interrupt specifier whose mapping fails: no IRQ number */
+static int lps_sim_node_irq_get(const struct fwnode_handle *fwnode,
+				unsigned int index)
+{
+	return 0;
+}
+
+static const struct fwnode_operations lps_sim_node_ops = {
+	.property_present = lps_sim_node_present,
+	.property_read_string_array = lps_sim_node_read_strings,
+	.irq_get = lps_sim_node_irq_get,
+};
+
+/*
+ * A vdd supply of the client's own, for a chip with a turn-on time: the
+ * chip NAKs until turn_on_ms after the driver enables it. A regulator
+ * mapped to the client by name, registered only when the fault is armed.
+ */
+struct lps_sim_supply {
+	struct lps_sim_chip *chip;
+	unsigned int turn_on_ms;
+	bool on;
+	struct regulator_dev *rdev;
+	struct regulator_desc desc;
+	struct regulator_init_data init;
+	struct regulator_consumer_supply consumer;
+	char name[32];
+	char dev_name[32];
+};
+
+static int lps_sim_supply_enable(struct regulator_dev *rdev)
+{
+	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
+	struct lps_sim_chip *c = supply->chip;
+
+	mutex_lock(&c->sim->lock);
+	c->turn_on_until = ktime_add_ms(ktime_get(), supply->turn_on_ms);
+	mutex_unlock(&c->sim->lock);
+	supply->on = true;
+	return 0;
+}
+
+static int lps_sim_supply_disable(struct regulator_dev *rdev)
+{
+	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
+
+	supply->on = false;
+	return 0;
+}
+
+static int lps_sim_supply_is_enabled(struct regulator_dev *rdev)
+{
+	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
+
+	return supply->on;
+}
+
+static const struct regulator_ops lps_sim_supply_ops = {
+	.enable = lps_sim_supply_enable,
+	.disable = lps_sim_supply_disable,
+	.is_enabled = lps_sim_supply_is_enabled,
+};
+
+static struct lps_sim_supply *lps_sim_supply_add(struct lps_sim_chip *c,
+						 unsigned int turn_on_ms)
+{
+	struct regulator_config config = { };
+	struct lps_sim_supply *supply;
+
+	supply = kzalloc(sizeof(*supply), GFP_KERNEL);
+	if (!supply)
+		return ERR_PTR(-ENOMEM);
+	supply->chip = c;
+	supply->turn_on_ms = turn_on_ms;
+	snprintf(supply->name, sizeof(supply->name), "%s-%02x-vdd",
+		 LPS_SIM_NAME, c->addr);
+	/* the client's name, as the i2c core will give it */
+	snprintf(supply->dev_name, sizeof(supply->dev_name), "%d-%04x",
+		 i2c_adapter_id(&c->sim->adap), c->addr);
+	supply->desc.name = supply->name;
+	supply->desc.type = REGULATOR_VOLTAGE;
+	supply->desc.owner = THIS_MODULE;
+	supply->desc.ops = &lps_sim_supply_ops;
+	supply->consumer.supply = "vdd";
+	supply->consumer.dev_name = supply->dev_name;
+	supply->init.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
+	supply->init.consumer_supplies = &supply->consumer;
+	supply->init.num_consumer_supplies = 1;
+	config.dev = &c->sim->adap.dev;
+	config.init_data = &supply->init;
+	config.driver_data = supply;
+	supply->rdev = regulator_register(&c->sim->adap.dev, &supply->desc,
+					  &config);
+	if (IS_ERR(supply->rdev)) {
+		struct regulator_dev *rdev = supply->rdev;
+
+		kfree(supply);
+		return ERR_CAST(rdev);
+	}
+	return supply;
+}
+
+/* After the client: its driver has put the supply */
+static void lps_sim_supply_remove(struct lps_sim_supply *supply)
+{
+	if (!supply)
+		return;
+	regulator_unregister(supply->rdev);
+	kfree(supply);
+}
+
 static void lps_sim_remove_client(struct lps_sim_chip *c)
 {
 	i2c_unregister_device(c->client);
 	c->client = NULL;
-	/* the client and its children dropped their references by now */
-	software_node_unregister(&c->node->swnode);
+	lps_sim_supply_remove(c->node->supply);
 	kfree(c->node);
 	c->node = NULL;
 }
@@ -689,10 +871,11 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 	char buf[LPS_SIM_CMD_MAX], *s = buf, *tok;
 	struct i2c_board_info info = { };
 	unsigned int irq_type = IRQ_TYPE_NONE;
+	bool open_drain = false, unmappable = false;
+	unsigned int turn_on_ms;
 	struct i2c_client *client;
 	struct lps_sim_node *node;
 	struct lps_sim_chip *c;
-	bool open_drain = false;
 	ssize_t ret;
 
 	ret = lps_sim_get_cmd(ubuf, count, buf);
@@ -708,6 +891,8 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 			irq_type = IRQ_TYPE_EDGE_FALLING;
 		else if (!strcmp(tok, "open-drain"))
 			open_drain = true;
+		else if (!strcmp(tok, "int1=unmappable"))
+			unmappable = true;
 		else
 			return -EINVAL;
 	}
@@ -715,27 +900,13 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
 		return -ENOMEM;
-	if (open_drain)
-		node->props[0] = PROPERTY_ENTRY_BOOL("drive-open-drain");
-	node->swnode.properties = node->props;
-
-	/*
-	 * The node is registered here, not by the i2c core, so that it
-	 * outlives the client's unregistration: i2c_unregister_device()
-	 * drops the core's reference before the driver unbinds, and 6.1's
-	 * software_node_notify_remove() then reads the node after putting
-	 * the last reference, held by the driver's IIO device (a child that
-	 * shares the node).
-	 */
-	ret = software_node_register(&node->swnode);
-	if (ret) {
-		kfree(node);
-		return ret;
-	}
+	fwnode_init(&node->fwnode, &lps_sim_node_ops);
+	node->open_drain = open_drain;
+	node->int1_unmappable = unmappable;
 
 	strscpy(info.type, LPS_SIM_CLIENT_NAME, sizeof(info.type));
 	info.addr = c->addr;
-	info.swnode = &node->swnode;
+	info.fwnode = &node->fwnode;
 
 	/*
 	 * The driver probes inside i2c_new_client_device() and talks to the
@@ -752,6 +923,19 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 			goto err_free;
 		info.irq = c->virq[0];
 	}
+	/* A turn-on time needs a supply the driver switches on */
+	mutex_lock(&sim->lock);
+	turn_on_ms = c->fault_turn_on_ms;
+	c->fault_turn_on_ms = 0;
+	mutex_unlock(&sim->lock);
+	if (turn_on_ms) {
+		node->supply = lps_sim_supply_add(c, turn_on_ms);
+		if (IS_ERR(node->supply)) {
+			ret = PTR_ERR(node->supply);
+			node->supply = NULL;
+			goto err_free;
+		}
+	}
 	client = i2c_new_client_device(&sim->adap, &info);
 	if (IS_ERR(client)) {
 		ret = PTR_ERR(client);
@@ -764,7 +948,7 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 
 err_free:
 	mutex_unlock(&sim->clients_lock);
-	software_node_unregister(&node->swnode);
+	lps_sim_supply_remove(node->supply);
 	kfree(node);
 	return ret;
 }
@@ -829,13 +1013,7 @@ void lps_sim_chip_reset(struct lps_sim_chip *c)
 	spin_unlock_irq(&c->lock);
 	c->powered_ns = 0;
 	c->run_power_ups = 0;
-	c->fault_nak = 0;
-	c->fault_eio = 0;
-	c->fault_nak_every = 0;
-	c->fault_eio_every = 0;
-	c->fault_seq = 0;
-	c->fault_whoami = -1;
-	c->fault_stuck_status = false;
+	lps_sim_fault_clear(c);
 	mutex_unlock(&c->sim->lock);
 }
 

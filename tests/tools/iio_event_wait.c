@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iio_event_wait: wait for one IIO event and print it, for the guest suites
+ * iio_event_wait: wait for IIO events and print them, for the guest suites
  * (busybox cannot issue IIO_GET_EVENT_FD_IOCTL).
  *
- *   iio_event_wait /dev/iio:deviceN TIMEOUT_MS
+ *   iio_event_wait /dev/iio:deviceN TIMEOUT_MS [COUNT]
  *
  * Prints "type=<chan type> channel=<n> evtype=<ev type> dir=<ev dir>" (names
- * for the values this driver uses, numbers otherwise) and exits 0, or exits
- * 1 when no event arrives in time and 2 on any error.
+ * for the values this driver uses, numbers otherwise) for each event, until
+ * COUNT (default 1) have arrived or TIMEOUT_MS have passed since the start;
+ * exits 0 when at least one arrived, 1 when none did and 2 on any error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/iio/events.h>
@@ -46,16 +48,41 @@ static const unsigned int ev_dirs[] = {
 };
 static const char *const ev_dir_names[] = { "either", "rising", "falling" };
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void print_event(const struct iio_event_data *event)
+{
+	printf("type=%s ", NAME_OF(IIO_EVENT_CODE_EXTRACT_CHAN_TYPE(event->id),
+				   chan_types, chan_type_names));
+	printf("channel=%d ", IIO_EVENT_CODE_EXTRACT_CHAN(event->id));
+	printf("evtype=%s ", NAME_OF(IIO_EVENT_CODE_EXTRACT_TYPE(event->id),
+				     ev_types, ev_type_names));
+	printf("dir=%s\n", NAME_OF(IIO_EVENT_CODE_EXTRACT_DIR(event->id),
+				    ev_dirs, ev_dir_names));
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	struct iio_event_data event;
 	struct pollfd pfd;
-	int dev_fd, event_fd, ret;
+	int dev_fd, event_fd, ret, count = 1, got = 0;
+	long deadline;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s /dev/iio:deviceN TIMEOUT_MS\n", argv[0]);
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: %s /dev/iio:deviceN TIMEOUT_MS [COUNT]\n",
+			argv[0]);
 		return 2;
 	}
+	if (argc == 4)
+		count = atoi(argv[3]);
+	deadline = now_ms() + atoi(argv[2]);
 
 	dev_fd = open(argv[1], O_RDONLY);
 	if (dev_fd < 0) {
@@ -74,24 +101,24 @@ int main(int argc, char **argv)
 
 	pfd.fd = event_fd;
 	pfd.events = POLLIN;
-	ret = poll(&pfd, 1, atoi(argv[2]));
-	if (ret < 0) {
-		fprintf(stderr, "poll: %s\n", strerror(errno));
-		return 2;
-	}
-	if (ret == 0)
-		return 1;
+	while (got < count) {
+		long left = deadline - now_ms();
 
-	if (read(event_fd, &event, sizeof(event)) != sizeof(event)) {
-		fprintf(stderr, "read: %s\n", strerror(errno));
-		return 2;
+		if (left <= 0)
+			break;
+		ret = poll(&pfd, 1, (int)left);
+		if (ret < 0) {
+			fprintf(stderr, "poll: %s\n", strerror(errno));
+			return 2;
+		}
+		if (ret == 0)
+			break;
+		if (read(event_fd, &event, sizeof(event)) != sizeof(event)) {
+			fprintf(stderr, "read: %s\n", strerror(errno));
+			return 2;
+		}
+		print_event(&event);
+		got++;
 	}
-	printf("type=%s ", NAME_OF(IIO_EVENT_CODE_EXTRACT_CHAN_TYPE(event.id),
-				   chan_types, chan_type_names));
-	printf("channel=%d ", IIO_EVENT_CODE_EXTRACT_CHAN(event.id));
-	printf("evtype=%s ", NAME_OF(IIO_EVENT_CODE_EXTRACT_TYPE(event.id),
-				     ev_types, ev_type_names));
-	printf("dir=%s\n", NAME_OF(IIO_EVENT_CODE_EXTRACT_DIR(event.id),
-				    ev_dirs, ev_dir_names));
-	return 0;
+	return got ? 0 : 1;
 }

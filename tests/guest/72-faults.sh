@@ -1,0 +1,222 @@
+# shellcheck shell=sh
+# Faults (issue 8): one bus error or failed power transition must never
+# stall, mislead or leak. One block per defect; each check failed on the
+# driver before its fix.
+
+A=0x5c
+
+modprobe lps001wp_sim
+modprobe lps001wp
+BUS=$(i2c_bus_of lps001wp-sim)
+PWR=/sys/bus/i2c/devices/$BUS-005c/power
+
+# bursts_after SECONDS: output bursts (reads of PRESS_OUT_L) the driver
+# makes in SECONDS from now; the buffer's content does not count.
+bursts_after() {
+	echo 0 > "$SIM"/5c/counters
+	sleep "$1"
+	counter 5c read_0x28
+}
+
+# listen NAME TIMEOUT_MS [COUNT]: iio_event_wait in the background, once
+# its fd is open; its output goes to /tmp/ev.NAME.
+listen() {
+	/tests/iio_event_wait "/dev/${D##*/}" "$2" "${3:-1}" > "/tmp/ev.$1" 2>&1 &
+	LISTENER=$!
+	wait_for 2 grep -q listening "/tmp/ev.$1"
+}
+
+# ---- 1: a bus error must not stop the own data-ready stream ----
+# DRDY is a level on an edge interrupt: a sample left unread keeps the pad
+# high and no edge ever comes again.
+echo "$A irq=rising" > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+echo 12.5 > "$D/sampling_frequency"
+echo "counter 0 0" > "$SIM"/5c/stimulus
+enable_scan pressure
+for f in "eio 1" "nak 1" "eio 6" "nak 3" "eio_every 2" "nak_every 2"; do
+	echo 1 > "$D/buffer/enable"
+	scans 2 2 > /dev/null
+	echo "$f" > "$SIM"/5c/fault
+	sleep 0.5
+	echo clear > "$SIM"/5c/fault
+	n=$(bursts_after 1.5)
+	echo 0 > "$D/buffer/enable"
+	check_true "own trigger: samples still read after '$f' ($n in 1.5 s at 12.5 Hz)" \
+		test "${n:-0}" -ge 5
+done
+
+# ---- 2: a bus error must not stop threshold events ----
+E=$D/events
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+echo 16212 > "$D/in_pressure1_reference_raw"
+echo 200 > "$E/in_pressure1_thresh_rising_value"
+echo 1 > "$E/in_pressure1_thresh_rising_en"
+# INT_SRC read fails: the latch stays set and the pad asserted
+listen int_src 6000
+echo "eio 1" > "$SIM"/5c/fault
+echo "const 15912 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "failed INT_SRC read: the event still arrives" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.int_src)"
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+sleep 0.5
+listen again 4000
+echo "const 15912 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "and the next crossing raises one" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.again)"
+# INT_ACK read fails (the transfer after INT_SRC): same
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+sleep 0.5
+listen ack 4000
+echo "eio_at 2" > "$SIM"/5c/fault
+echo "const 15912 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+echo clear > "$SIM"/5c/fault
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+sleep 0.5
+listen after_ack 4000
+echo "const 15912 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "failed INT_ACK read: the next crossing raises an event" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.after_ack)"
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+echo 0 > "$E/in_pressure1_thresh_rising_en"
+
+# ---- 5: no stale or unwanted event reaches user space ----
+# A latch left from earlier (INT_SRC poked while no event is on) must not
+# fire when rising is enabled: acknowledged before the pad is routed.
+echo 0 > "$SIM"/5c/counters
+echo "0x35 0x05" > "$SIM"/5c/regs
+listen stale 1500
+echo 1 > "$E/in_pressure1_thresh_rising_en"
+wait "$LISTENER"
+check_eq "enabling rising: a stale falling latch raises no interrupt" 0 "$(counter 5c irqs_int1)"
+check_eq "and no event" "" "$(grep type= /tmp/ev.stale)"
+# INT_SRC with both flags while only rising is enabled: rising only
+listen masked 1500 2
+echo "0x35 0x03" > "$SIM"/5c/regs
+wait "$LISTENER"
+check_eq "INT_SRC PL|PH with only rising enabled: one rising event, no falling" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(grep type= /tmp/ev.masked | tr '\n' ' ' | sed 's/ $//')"
+# A latch the IRQ thread could not clear is cleared when events go off
+echo "eio_every 1" > "$SIM"/5c/fault
+echo "0x35 0x06" > "$SIM"/5c/regs
+sleep 0.2
+echo clear > "$SIM"/5c/fault
+echo 0 > "$E/in_pressure1_thresh_rising_en"
+check_eq "events off: the latch is acknowledged (INT_SRC 0)" 0x00 "$(regval 5c 0x35)"
+check_eq "and INT1 idle (CTRL_REG3)" 0x00 "$(regval 5c 0x22)"
+echo $A > "$SIM"/delete_device
+
+# ---- 3: a failed power-up must not give wrong values later ----
+echo $A > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+echo 12.5 > "$D/sampling_frequency"
+echo 1234 > "$D/in_pressure1_reference_raw"
+cat "$D/in_pressure1_raw" > /dev/null
+check_true "idle" wait_for 4 powered_down
+# How many transfers one runtime resume makes (the cache is dirty after
+# every suspend): the last one sets PD.
+echo 0 > "$SIM"/5c/counters
+echo on > "$PWR/control"
+T=$(counter 5c transfers)
+echo auto > "$PWR/control"
+check_true "idle again" wait_for 4 powered_down
+echo "eio_at $T" > "$SIM"/5c/fault
+check_eq "power-up write fails: the read fails" \
+	"ERR:dd: $D/in_pressure1_raw: Input/output error" "$(read_errno "$D/in_pressure1_raw")"
+# Supply loss: the registers go back to their reset values
+for r in 0x20 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
+check_eq "next read replays the reference (1234 - 16212)" -14978 "$(read_errno "$D/in_pressure1_raw")"
+check_eq "and CTRL_REG1 (BDU, DR=11, PD, DIFF_EN)" 0x7c "$(regval 5c 0x20)"
+check_eq "reference attribute agrees" 1234 "$(cat "$D/in_pressure1_reference_raw")"
+
+# ---- 4: a failed power-down is retried ----
+check_true "idle" wait_for 4 powered_down
+cat "$D/in_pressure_raw" > /dev/null
+dmesg -c > /dev/null
+echo "eio 1" > "$SIM"/5c/fault
+check_true "power-down write fails" wait_for 4 sh -c "dmesg | grep -q 'power down failed'"
+check_true "and is retried: powered down within 6 s" wait_for 6 powered_down
+check_eq "runtime suspended" suspended "$(cat "$PWR/runtime_status")"
+
+# ---- 7: direct_reg_access refuses values beyond a byte ----
+DBG=/sys/kernel/debug/iio/${D##*/}/direct_reg_access
+ctrl1=$(regval 5c 0x20)
+check_eq "direct_reg_access '0x20 0x1ff' refused" EINVAL "$(write_errno "$DBG" "0x20 0x1ff")"
+check_eq "CTRL_REG1 unchanged" "$ctrl1" "$(regval 5c 0x20)"
+check_eq "direct_reg_access '0x30 -1' refused" EINVAL "$(write_errno "$DBG" "0x30 -1")"
+check_eq "REF_P_L unchanged" 0xd2 "$(regval 5c 0x30)"
+check_eq "direct_reg_access '0x30 0xff' still works" 0 "$(write_errno "$DBG" "0x30 0xff")"
+echo "0x30 0xd2" > "$DBG"
+echo $A > "$SIM"/delete_device
+
+# ---- 8: threshold values are numbers ----
+echo "$A irq=rising" > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+E=$D/events
+echo 300 > "$E/in_pressure1_thresh_rising_value"
+for bad in "" - + . -. 4294967396 "1 2" 0x10; do
+	check_eq "rising value '$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_rising_value" "$bad")"
+	check_eq "falling value '-$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_falling_value" "-$bad")"
+done
+check_eq "THS_P still 300" "0x2c 0x01" "$(regval 5c 0x32) $(regval 5c 0x33)"
+check_eq "+400 accepted" 0 "$(write_errno "$E/in_pressure1_thresh_rising_value" +400)"
+check_eq "falling -0 accepted" 0 "$(write_errno "$E/in_pressure1_thresh_falling_value" -0)"
+check_eq "THS_P 0" "0x00 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
+
+# ---- 10: rmmod works while an IRQ-wired device is bound and idle ----
+check_true "rmmod lps001wp with an idle IRQ-wired device bound" rmmod lps001wp
+check_false "device unbound" test -e /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c
+modprobe lps001wp
+D=$(iio_dev lps001wp)
+check_true "modprobe binds it again" test -n "$D"
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+check_false "rmmod refused while it streams" rmmod lps001wp
+echo 0 > "$D/buffer/enable"
+echo $A > "$SIM"/delete_device
+
+# ---- 9: probe waits for the chip to turn on; IRQ errors fail it ----
+echo "turn_on_ms 5" > "$SIM"/5c/fault
+echo $A > "$SIM"/new_device
+check_true "chip answering 5 ms after power-on: probe succeeds" test -e /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c
+echo $A > "$SIM"/delete_device
+dmesg -c > /dev/null
+echo "$A int1=unmappable" > "$SIM"/new_device
+check_false "INT1 named but unmappable: probe fails" test -e /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c
+check_true "and says so" sh -c "dmesg | grep -q 'int1 IRQ unusable'"
+echo $A > "$SIM"/delete_device
+
+# ---- 6: a trigger that stores no time still gets fresh timestamps ----
+modprobe iio-trig-loop
+mkdir -p /sys/kernel/config/iio/triggers/loop/lpsloop
+mkdir -p /sys/kernel/config/iio/triggers/hrtimer/lpsts
+echo 50 > "$(iio_trigger lpsts)/sampling_frequency"
+echo $A > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+enable_scan pressure timestamp
+# First a trigger whose top half stores the time...
+echo lpsts > "$D/trigger/current_trigger"
+echo 1 > "$D/buffer/enable"
+scans 3 16 > /dev/null
+echo 0 > "$D/buffer/enable"
+# ...then iio-trig-loop, which never does. The simulated bus sleeps per
+# transfer like a real one, or the loop's kthread would never yield.
+echo "delay_us 2000" > "$SIM"/5c/fault
+echo lpsloop > "$D/trigger/current_trigger"
+echo 1 > "$D/buffer/enable"
+s=$(scans 5 16)
+echo 0 > "$D/buffer/enable"
+echo "" > "$D/trigger/current_trigger"
+echo clear > "$SIM"/5c/fault
+check_eq "loop trigger: 5 scans" 5 "$(echo "$s" | grep -c .)"
+check_true "loop trigger: timestamps strictly increasing" sh -c "echo '$s' | awk '
+	{ t = \$8 * 281474976710656 + \$7 * 4294967296 + \$6 * 65536 + \$5 }
+	NR > 1 && t <= p { exit 1 } { p = t }'"
+echo $A > "$SIM"/delete_device
+
+rmmod lps001wp
+rmmod lps001wp_sim

@@ -1,0 +1,189 @@
+# shellcheck shell=sh
+# Reliability (issue 8): bounded, counted runs of what a noisy bus and
+# hostile user space do to the driver (the failing allocator: 76-failnth).
+# Each check carries its figures in its name. kmemleak is scanned by the
+# runner after all suites.
+
+A=0x5c
+STREAM_S=1	# seconds of each fault pattern while streaming
+
+modprobe lps001wp_sim
+modprobe lps001wp
+BUS=$(i2c_bus_of lps001wp-sim)
+
+# ---- malformed writes: refused, value unchanged ----
+echo "$A irq=rising" > "$SIM"/new_device
+D=$(iio_dev lps001wp)
+E=$D/events
+DBG=/sys/kernel/debug/iio/${D##*/}/direct_reg_access
+echo 12.5 > "$D/sampling_frequency"
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$E/in_pressure1_thresh_rising_value"
+total=0
+bad_errno=0
+changed=0
+where=""
+# try FILE EXPECTED_ERRNOS STATE_CMD VALUE...: each VALUE must fail with one
+# of EXPECTED_ERRNOS (a |-list) and leave STATE_CMD's output unchanged.
+try() {
+	file=$1 expect=$2 state=$3
+	shift 3
+	for v in "$@"; do
+		before=$(eval "$state")
+		e=$(write_errno "$file" "$v")
+		case "$e" in ERR:*"out of range"*) e=ERANGE ;; esac
+		after=$(eval "$state")
+		total=$((total + 1))
+		case "|$expect|" in
+		*"|$e|"*) ;;
+		*) bad_errno=$((bad_errno + 1)); where="$where ${file##*/}='$v':$e" ;;
+		esac
+		if [ "$before" != "$after" ]; then
+			changed=$((changed + 1))
+			where="$where ${file##*/}='$v':changed"
+		fi
+	done
+}
+# Not numbers, or numbers out of range, for the integer attributes
+NUMS='"" - + . -. +. "--1" "+-1" 1- 1+ "1 2" " 1" "1\t" 1x x1 abc 0x10 1e3 1.5 1,5 1..0 nan inf 65536 -1 99999999999999999999 4294967296 4294967396 -4294967296'
+# The same for the falling threshold, which takes 0 or negative values
+FALL='"" - + . -. +. "--1" "+-1" -1- -1+ "-1 2" " -1" "-1\t" -1x x1 abc -0x10 -1e3 -1.5 -1,5 -1..0 nan inf -65536 1 -99999999999999999999 -4294967296 -4294967396 4294967296 300'
+# The chip's configuration registers, one read of the simulator's dump
+regs() { awk '$1 ~ /^0x(20|22|3[0-4])$/ { printf "%s ", $2 }' "$SIM/5c/regs"; }
+eval "try \"$D/in_pressure1_reference_raw\" EINVAL 'cat $D/in_pressure1_reference_raw; regs' $NUMS"
+eval "try \"$E/in_pressure1_thresh_rising_value\" EINVAL 'cat $E/in_pressure1_thresh_rising_value; regs' $NUMS"
+eval "try \"$E/in_pressure1_thresh_falling_value\" EINVAL 'cat $E/in_pressure1_thresh_falling_value; regs' $FALL"
+try "$D/sampling_frequency" EINVAL "cat $D/sampling_frequency; regs" \
+	"" - + . -. x 7x 12.5.5 "12 5" 1e1 7,0 -7 -12.5 0 1 6.999999 12.4 13 100 12.50001 --7
+for dir in rising falling; do
+	try "$E/in_pressure1_thresh_${dir}_en" EINVAL "cat $E/in_pressure1_thresh_${dir}_en; regs" \
+		"" x abc 2 -1 " 1" 9 . - + z
+done
+try "$DBG" EINVAL "regs" \
+	"" x "0x20 0x100" "0x20 -1" "0x30 0x1ff" "0x34 256" "0x27 1" "0x0f 0" "0x40 0" "0x21 0x1ff" "-1 0" "0x100 0"
+try "$D/buffer/length" "EINVAL|ERANGE" "cat $D/buffer/length" \
+	"" x -1 1x 99999999999999999999 1.5
+try "$D/scan_elements/in_pressure_en" EINVAL "cat $D/scan_elements/in_pressure_en" \
+	"" x 2 abc -
+check_true "$total malformed writes over 9 attributes: refused with a sane errno ($bad_errno not) and nothing changed ($changed did)$where" \
+	test "$bad_errno" = 0 -a "$changed" = 0 -a "$total" -ge 150
+
+# ---- bus faults while reading ----
+ok=0 err=0 wrong=0
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+for f in "eio_every 5" "nak_every 13" "eio_every 29"; do
+	echo "$f" > "$SIM"/5c/fault
+	i=0
+	while [ $i -lt 3 ]; do
+		for c in in_pressure_raw:16212 in_temp_raw:1600 in_pressure1_raw:-14978; do
+			v=$(read_errno "$D/${c%%:*}")
+			case "$v" in
+			"${c#*:}") ok=$((ok + 1)) ;;
+			ERR:*) err=$((err + 1)) ;;
+			*) wrong=$((wrong + 1)) ;;
+			esac
+		done
+		i=$((i + 1))
+	done
+done
+echo clear > "$SIM"/5c/fault
+check_true "$((ok + err + wrong)) one-shot reads under faults: $ok right, $err errors, $wrong wrong values" test "$wrong" = 0
+check_eq "reads right once faults stop" 16212 "$(cat "$D/in_pressure_raw")"
+
+# ---- bus faults while streaming (own trigger, hrtimer) ----
+# stream TRIGGER LABEL: counter stimulus at 12.5 Hz, faults for STREAM_S,
+# then clear; scans must be whole samples (T = P + 1000) and must go on.
+stream() {
+	echo "$1" > "$D/trigger/current_trigger"
+	echo "counter 1000 0" > "$SIM"/5c/stimulus
+	enable_scan pressure temp
+	echo 1 > "$D/buffer/enable"
+	for f in "eio_every 2" "nak_every 3" "eio 5"; do
+		echo "$f" > "$SIM"/5c/fault
+		sleep "$STREAM_S"
+		echo clear > "$SIM"/5c/fault
+	done
+	s=$(scans 20 4)
+	torn=$(echo "$s" | awk '$1 - $2 != 1000 { n++ } END { print n + 0 }')
+	echo 0 > "$SIM"/5c/counters
+	sleep 1.5
+	after=$(counter 5c read_0x28)
+	echo 0 > "$D/buffer/enable"
+	check_true "$2: after 3 fault patterns of ${STREAM_S}s: $(echo "$s" | grep -c .) scans read, $torn torn, ${after:-0} bursts in the next 1.5 s" \
+		test "$torn" = 0 -a "${after:-0}" -ge 5
+}
+echo 12.5 > "$D/sampling_frequency"
+N=${D##*iio:device}
+stream "lps001wp-dev$N" "own trigger"
+mkdir -p /sys/kernel/config/iio/triggers/hrtimer/lpsrel
+echo 25 > "$(iio_trigger lpsrel)/sampling_frequency"
+stream lpsrel "hrtimer trigger"
+echo "" > "$D/trigger/current_trigger"
+
+# ---- bus faults while enabling and disabling events ----
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+echo 16212 > "$D/in_pressure1_reference_raw"
+echo "eio_every 11" > "$SIM"/5c/fault
+fails=0 i=0
+while [ $i -lt 20 ]; do
+	for dir in rising falling; do
+		[ "$(write_errno "$E/in_pressure1_thresh_${dir}_en" $(( (i + 1) % 2 )))" = 0 ] || fails=$((fails + 1))
+	done
+	i=$((i + 1))
+done
+echo clear > "$SIM"/5c/fault
+# Writing the enables again brings the chip in line with them
+echo 0 > "$E/in_pressure1_thresh_rising_en"
+echo 0 > "$E/in_pressure1_thresh_falling_en"
+check_eq "40 event switches under faults ($fails failed), then both off: INT_CFG = LIR" 0x04 "$(regval 5c 0x34)"
+check_eq "and INT1 idle" 0x00 "$(regval 5c 0x22)"
+check_true "and powered down (runtime PM balanced)" wait_for 5 powered_down
+listen_ev() {
+	/tests/iio_event_wait "/dev/${D##*/}" 4000 > /tmp/ev.rel 2>&1 &
+	LISTENER=$!
+	wait_for 2 grep -q listening /tmp/ev.rel
+}
+echo 1 > "$E/in_pressure1_thresh_rising_en"
+listen_ev
+echo "const 15812 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "events work after the faults (DELTA 400 > THS_P 300)" "type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.rel)"
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+echo 0 > "$E/in_pressure1_thresh_rising_en"
+
+# ---- bus faults across system suspend/resume ----
+echo devices > /sys/power/pm_test
+sfail=0
+for f in "eio_every 2" "eio 1" "nak_every 3"; do
+	cat "$D/in_pressure_raw" > /dev/null
+	echo "$f" > "$SIM"/5c/fault
+	echo mem > /sys/power/state 2>/dev/null || sfail=$((sfail + 1))
+	echo clear > "$SIM"/5c/fault
+done
+echo none > /sys/power/pm_test
+check_eq "3 suspend/resume cycles under faults ($sfail refused): DELTA right after" 0 "$(read_errno "$D/in_pressure1_raw")"
+check_true "and autosuspend still works" wait_for 5 powered_down
+
+# ---- bind/unbind and buffer cycles ----
+i=0
+while [ $i -lt 10 ]; do
+	echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/unbind
+	echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/bind
+	i=$((i + 1))
+done
+D=$(iio_dev lps001wp)
+check_eq "10 unbind/bind cycles: reads" 16212 "$(cat "$D/in_pressure_raw")"
+enable_scan pressure
+i=0
+good=0
+while [ $i -lt 20 ]; do
+	echo 1 > "$D/buffer/enable" && good=$((good + 1))
+	echo 0 > "$D/buffer/enable"
+	i=$((i + 1))
+done
+check_eq "20 buffer cycles on the own trigger" 20 "$good"
+check_true "and then autosuspend" wait_for 5 powered_down
+
+echo $A > "$SIM"/delete_device
+check_true "rmmod lps001wp" rmmod lps001wp
+rmmod lps001wp_sim
