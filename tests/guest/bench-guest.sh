@@ -71,6 +71,7 @@ bench_driver() {
 	while [ "$i" -lt "$COLD_RUNS" ]; do
 		wait_for 10 powered_down
 		restart_counting
+		# shellcheck disable=SC2046 # split into the fields on purpose
 		set -- $(read_counted 1 0)
 		wait_for 10 powered_down
 		out "$drv cold $1 $2 $3 $(counter 5c transfers) $(counter 5c bytes)"
@@ -100,6 +101,7 @@ bench_driver() {
 		echo "lps001wp-dev${D##*iio:device}" > "$D/trigger/current_trigger"
 		echo 1 > "$D/buffer/enable"
 		restart_counting
+		# shellcheck disable=SC2046 # split into the fields on purpose
 		set -- $(stream_counted "$STREAM_S")
 		out "$drv stream_own $STREAM_S $* $(counter 5c transfers) $(counter 5c bytes) $(counter 5c samples)"
 		echo 0 > "$D/buffer/enable"
@@ -110,6 +112,7 @@ bench_driver() {
 	echo bench > "$D/trigger/current_trigger"
 	echo 1 > "$D/buffer/enable"
 	restart_counting
+	# shellcheck disable=SC2046 # split into the fields on purpose
 	set -- $(stream_counted "$STREAM_S")
 	out "$drv stream_hrtimer $STREAM_S $* $(counter 5c transfers) $(counter 5c bytes) $(counter 5c samples)"
 	echo 0 > "$D/buffer/enable"
