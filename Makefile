@@ -6,11 +6,14 @@
 #   make check           every test (sets itself up on Debian 12; needs root)
 #   make demo            boot the simulated board in QEMU and show live readings
 #   make lint            the quality gates (part of make check)
+#   make hwcheck [BUS=1] [ADDR=0x5c]
+#                        on a board with the chip: measure the facts the
+#                        driver assumes and print a report (root)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
-.PHONY: all modules clean install modules_install check demo lint
+.PHONY: all modules clean install modules_install check demo lint hwcheck
 
 all: modules
 
@@ -34,3 +37,6 @@ demo:
 
 lint:
 	bash tests/lint.sh
+
+hwcheck:
+	sh tools/lps001wp-hwcheck.sh $(if $(BUS),-b $(BUS)) $(if $(ADDR),-a $(ADDR)) $(HWCHECK_FLAGS)

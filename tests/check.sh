@@ -137,6 +137,8 @@ test_kernel_pass() {
 	[ -f "$build/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$build/test-modules/tests/sim/lps001wp_sim.ko")
 	build_dt || return 1
 	build_guest_tools || return 1
+	# make hwcheck in the guest (80-hwcheck), with the header it reads
+	cp "$root/tools/lps001wp-hwcheck.sh" "$root/lps001wp.h" "$build/guest-files/" || return 1
 	BENCH_EXTRA_FILES="$build/guest-files" bash "$root/tests/initramfs.sh" "$build/initramfs-test.cpio.gz" \
 		"$build/modroot" "$kver" "${kos[@]}" || return 1
 	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$build/initramfs-test.cpio.gz" guest \

@@ -151,6 +151,10 @@ echo "delta=p-ref" > "$SIM"/5c/variant
 check_eq "variant delta=p-ref is delta_sign p-minus-ref" p-minus-ref "$(cat "$SIM"/5c/delta_sign)"
 echo default > "$SIM"/5c/variant
 check_eq "variant: default restores all" "$defaults" "$(variant 5c)"
+all="dr01=1 dr10=12.5 da_clear=status bdu=block drdy=pulse irq=level shared=1 first_sample=garbage delta=p-ref ths=inclusive lir=ignored int2=absent"
+check_eq "variant: every alternative in one write" 0 "$(write_errno "$SIM"/5c/variant "$all")"
+check_eq "variant: every alternative reads back" "$all" "$(variant 5c)"
+echo default > "$SIM"/5c/variant
 
 # ---- regs file has no side effects ----
 run_for 0x70 0.3

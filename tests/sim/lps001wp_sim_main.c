@@ -29,6 +29,8 @@
 #define LPS_SIM_CLIENT_NAME	"lps001wp"
 #define LPS_SIM_ADDR0		0x5c
 #define LPS_SIM_CMD_MAX		128
+/* every switch with its longest value fits */
+#define LPS_SIM_VARIANT_MAX	512
 #define LPS_SIM_DUMP_REGS	0x40
 
 static struct lps_sim *lps_sim;
@@ -593,13 +595,16 @@ static ssize_t lps_sim_variant_write(struct file *file,
 				     loff_t *ppos)
 {
 	struct lps_sim_chip *c = lps_sim_file_chip(file);
-	char buf[LPS_SIM_CMD_MAX], *s = buf, *tok;
 	struct lps_variant var;
+	char *buf, *s, *tok;
 	ssize_t ret;
 
-	ret = lps_sim_get_cmd(ubuf, count, buf);
-	if (ret < 0)
-		return ret;
+	if (count >= LPS_SIM_VARIANT_MAX)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	s = buf;
 
 	mutex_lock(&c->sim->lock);
 	spin_lock_irq(&c->lock);
@@ -624,6 +629,7 @@ static ssize_t lps_sim_variant_write(struct file *file,
 		lps_sim_update_pads(c);
 	}
 	mutex_unlock(&c->sim->lock);
+	kfree(buf);
 	return ret;
 }
 
