@@ -232,7 +232,7 @@ trap 'FAILED="terminated"; exit 143' TERM HUP
 # ---- measurements ----
 # Timing constants (centiseconds, sample counts)
 if [ "$QUICK" = 1 ]; then
-	RATE_WIN=260; RATE_N=16; TRIALS=3; THS_TRIES=12
+	RATE_WIN=260; RATE_N=20; TRIALS=3; THS_TRIES=12
 else
 	RATE_WIN=3000; RATE_N=200; TRIALS=5; THS_TRIES=40
 fi
@@ -287,44 +287,78 @@ sd_in() {
 	u=$1; shift
 	stats "$@" | awk -v u="$u" '{ if ($2 == "-") print "-"; else printf "%.1f\n", $2 * u }'
 }
-# klass HZ: the nearest rate a datasheet would list (none below 1 Hz)
-klass() {
-	awk -v r="$1" 'BEGIN { if (r < 0.3) print "-"; else if (r < 3) print "1"; else if (r < 10) print "7"; else print "12.5" }'
+
+# likely_rate OBS...: which of 1, 7 and 12.5 Hz (the rates of every
+# candidate table) best explains the polls. Each observation is "DT:C",
+# DT the centiseconds since the previous poll, C the new samples it saw:
+# 0, 1, or 2 for two or more (the OR bit). With a period p and a random
+# phase, x = DT/p: C=0 has probability 1-x (x<1), C=1 x (x<1) or 2-x
+# (1<=x<2), C=2 x-1 (1<=x<2) or 1 (x>=2). A posterior over the three,
+# renormalised each step (busybox awk may have no log()). Slow polls make
+# fewer observations informative, never a wrong count as a plain count
+# of data-ready bits would.
+likely_rate() {
+	echo "$@" | tr ' ' '\n' | awk -F: '
+	function pr(c, x) {
+		if (c == 0) return x < 1 ? 1 - x : 0
+		if (c == 1) return x < 1 ? x : (x < 2 ? 2 - x : 0)
+		return x < 1 ? 0 : (x < 2 ? x - 1 : 1)
+	}
+	BEGIN { hz[1] = 1; hz[2] = 7; hz[3] = 12.5; for (k = 1; k <= 3; k++) post[k] = 1 / 3 }
+	NF == 2 {
+		n++; s = 0
+		for (k = 1; k <= 3; k++) { post[k] *= pr($2, $1 * hz[k] / 100) + 0.05; s += post[k] }
+		for (k = 1; k <= 3; k++) post[k] /= s
+	}
+	END {
+		if (n < 3) { print "-"; exit }
+		b = 1; for (k = 2; k <= 3; k++) if (post[k] > post[b]) b = k
+		r = post[b] > 0.9 ? hz[b] : "-"; print r
+	}'
 }
 
 # measure_dr CODE [EXTRA_CTRL1]: real P and T rates and noise at a DR code.
-# Every poll clears the data-ready bits, so a poll that finds P_DA saw one
-# new sample since the last poll, and with P_OR as well at least two (two
-# exactly while polls are less than two periods apart). The rate is the
-# samples counted after the first poll over the time to the last poll.
-# Sets M_P_HZ M_T_HZ M_P_SD (Pa) M_T_SD (mdegC) M_NP M_NT M_POLL_MS.
+# Every poll clears the data-ready bits, so a poll that finds P_DA saw at
+# least one new sample since the last poll, with P_OR as well at least two.
+# Sets M_P (1, 7, 12.5 or -), M_T, M_P_HZ and M_T_HZ (plain count over
+# time, low when the polls are slower than two periods), M_P_SD (Pa),
+# M_T_SD (mdegC), M_NP, M_NT, M_POLL_MS.
 measure_dr() {
 	power_down
 	wr 0x20 $(( CTRL_PD | CTRL_BDU | ($1 << 4) | ${2:-0} ))
-	now; start=$NOW
-	np=0; nt=0; npolls=0; pv=; tv=
+	now; start=$NOW; last=
+	np=0; nt=0; npolls=0; pv=; tv=; po=; to=
 	while :; do
 		now
 		[ $(( NOW - start )) -ge "$RATE_WIN" ] && break
 		[ "$np" -ge "$RATE_N" ] && [ "$nt" -ge "$RATE_N" ] && break
 		poll
 		npolls=$(( npolls + 1 ))
+		cp=0; ct=0
 		if [ $(( ST & 2 )) -ne 0 ]; then
-			np=$(( np + 1 + (ST >> 5 & 1) ))
+			cp=$(( 1 + (ST >> 5 & 1) ))
 			pv="$pv $P"
 		fi
 		if [ $(( ST & 1 )) -ne 0 ]; then
-			nt=$(( nt + 1 + (ST >> 4 & 1) ))
+			ct=$(( 1 + (ST >> 4 & 1) ))
 			tv="$tv $T"
 		fi
+		np=$(( np + cp )); nt=$(( nt + ct ))
+		# the first poll's interval starts at power-up: not a period
+		[ -n "$last" ] && { po="$po $(( NOW - last )):$cp"; to="$to $(( NOW - last )):$ct"; }
+		last=$NOW
 	done
 	now
-	wr 0x20 0
+	power_down
 	# every DR code of every candidate table samples at 1 Hz or faster
-	[ "$np" -gt 0 ] || die "no data-ready (STATUS P_DA) in $(( RATE_WIN / 100 )) s at DR=$1: STATUS reads $(hex "$ST")"
+	[ "$np" -gt 0 ] || die "no data-ready (STATUS P_DA) in $(( RATE_WIN / 100 )) s at DR=$1"
 	el=$(( NOW - start ))
 	M_NP=$np; M_NT=$nt
 	M_POLL_MS=$(( el * 10 / npolls ))
+	# shellcheck disable=SC2086 # one argument per observation
+	M_P=$(likely_rate $po)
+	# shellcheck disable=SC2086
+	M_T=$(likely_rate $to)
 	M_P_HZ=$(awk -v n="$np" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
 	M_T_HZ=$(awk -v n="$nt" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
 	# noise without the first sample (may be unsettled): LSB -> Pa, mdegC
@@ -366,8 +400,7 @@ check_rates() {
 	for code in 0 1 2 3; do
 		k=dr$(( code >> 1 ))$(( code & 1 ))
 		measure_dr "$code"
-		pk=$(klass "$M_P_HZ"); tk=$(klass "$M_T_HZ")
-		if [ "$pk" = - ] || [ "$tk" = - ]; then put "$k" "?"; else put "$k" "$pk/$tk"; fi
+		if [ "$M_P" = - ] || [ "$M_T" = - ]; then put "$k" "?"; else put "$k" "$M_P/$M_T"; fi
 		put "${k}_p_hz" "$M_P_HZ"; put "${k}_t_hz" "$M_T_HZ"
 		put "${k}_samples" "$M_NP/$M_NT"; put "${k}_poll_ms" "$M_POLL_MS"
 		put "noise_${k}_p_pa" "$M_P_SD"; put "noise_${k}_t_mdegc" "$M_T_SD"
@@ -376,8 +409,8 @@ check_rates() {
 	measure_dr 3 "$CTRL_LPOW"
 	put lpow_p_hz "$M_P_HZ"; put noise_lpow_p_pa "$M_P_SD"
 	put noise_lpow_t_mdegc "$M_T_SD"
-	if [ "$(klass "$M_P_HZ")" = - ]; then put lpow "?"
-	elif [ "$(klass "$M_P_HZ")" != 12.5 ]; then put lpow "rate $M_P_HZ Hz"
+	if [ "$M_P" = - ]; then put lpow "?"
+	elif [ "$M_P" != 12.5 ]; then put lpow "rate $M_P Hz"
 	else
 		put lpow "$(awk -v a="$M_P_SD" -v b="$(get noise_dr11_p_pa)" 'BEGIN {
 			if (a == "-" || b == "-") print "no rate change"
@@ -458,44 +491,48 @@ check_bdu() {
 median() {
 	echo "$@" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-# The first sample after PD 0->1 against the five after it; a try whose
-# first sample was overwritten before it was read (P_OR/T_OR) is repeated.
+# The first sample after PD 0->1 against those after it, at DR=00 (P every
+# 143 ms in every table, T every 1 s): the first P against the median of
+# the following P, the first T against the second. A try whose first
+# pressure sample was overwritten before it was read (P_OR) is repeated.
 check_first_sample() {
 	p0=; n=0
 	while [ $n -lt 5 ] && [ -z "$p0" ]; do
 		n=$(( n + 1 ))
 		power_down
 		sleep 0.1
-		wr 0x20 $(( CTRL_PD | CTRL_BDU | 0x30 ))
+		wr 0x20 $(( CTRL_PD | CTRL_BDU ))
 		wait_sample
-		# neither sample overwritten by a second one before this read
-		[ $(( ST & 0x30 )) -eq 0 ] && { p0=$P; t0=$T; }
+		[ $(( ST & 0x20 )) -eq 0 ] && p0=$P
 	done
 	if [ -z "$p0" ]; then
-		wr 0x20 0
+		power_down
 		put first_sample "? (first sample overwritten before it was read, $n tries)"
 		return
 	fi
-	ps=; ts=
-	for _ in 1 2 3 4 5; do
-		wait_sample
-		ps="$ps $P"; ts="$ts $T"
+	ps=; t0=; t1=
+	[ $(( ST & 1 )) -ne 0 ] && t0=$T
+	now; dl=$(( NOW + 350 ))
+	while [ -z "$t1" ] && [ "$NOW" -lt "$dl" ]; do
+		poll
+		[ $(( ST & 2 )) -ne 0 ] && ps="$ps $P"
+		if [ $(( ST & 1 )) -ne 0 ]; then
+			if [ -z "$t0" ]; then t0=$T; else t1=$T; fi
+		fi
+		now
 	done
-	wr 0x20 0
+	power_down
+	[ -n "$t1" ] || die "fewer than two temperature samples in 3.5 s at DR=00"
 	# shellcheck disable=SC2086 # one argument per value
 	pm=$(median $ps)
 	# shellcheck disable=SC2086
-	tm=$(median $ts)
-	# shellcheck disable=SC2086
 	psd=$(stats $ps | cut -d' ' -f2)
-	# shellcheck disable=SC2086
-	tsd=$(stats $ts | cut -d' ' -f2)
 	put first_sample_p "$p0 (then $pm)"
-	put first_sample_t "$t0 (then $tm)"
-	# off by more than 2 mbar / 1 degC and 4 sigma of what follows
-	bad=$(awk -v a="$p0" -v m="$pm" -v s="$psd" -v b="$t0" -v n="$tm" -v u="$tsd" 'BEGIN {
-		d = a - m; if (d < 0) d = -d; e = b - n; if (e < 0) e = -e
-		print (d > 32 && d > 4 * s) || (e > 64 && e > 4 * u) ? 1 : 0 }')
+	put first_sample_t "$t0 (then $t1)"
+	# off by more than 2 mbar and 4 sigma of what follows, or by 1 degC
+	bad=$(awk -v a="$p0" -v m="$pm" -v s="$psd" -v b="$t0" -v c="$t1" 'BEGIN {
+		d = a - m; if (d < 0) d = -d; e = b - c; if (e < 0) e = -e
+		bad = (d > 32 && d > 4 * s) || e > 64; print bad ? 1 : 0 }')
 	if [ "$bad" = 1 ]; then put first_sample garbage; else put first_sample valid; fi
 }
 

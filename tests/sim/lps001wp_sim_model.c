@@ -373,18 +373,18 @@ u8 lps_model_read(struct lps_model *m, u8 reg)
 		struct lps_pair *p = &m->pair[id];
 
 		/* DA goes first: a release below may bring a newer sample */
-		if (!lps_var(m, LPS_VAR_DA_CLEAR, LPS_DA_CLEAR_OUT_H))
-			;
-		else if (high && id == LPS_PAIR_PRESS)
-			m->status &= ~(LPS_STATUS_P_DA | LPS_STATUS_P_OR);
-		else if (high && id == LPS_PAIR_TEMP)
-			m->status &= ~(LPS_STATUS_T_DA | LPS_STATUS_T_OR);
+		if (high && lps_var(m, LPS_VAR_DA_CLEAR, LPS_DA_CLEAR_OUT_H)) {
+			if (id == LPS_PAIR_PRESS)
+				m->status &= ~(LPS_STATUS_P_DA | LPS_STATUS_P_OR);
+			else if (id == LPS_PAIR_TEMP)
+				m->status &= ~(LPS_STATUS_T_DA | LPS_STATUS_T_OR);
+		}
 
 		if (!lps_bdu(m))
 			break;
-		if (lps_var(m, LPS_VAR_BDU, LPS_BDU_BLOCK))
+		if (lps_var(m, LPS_VAR_BDU, LPS_BDU_BLOCK)) {
 			lps_block_read(m, reg - LPS_REG_PRESS_L);
-		else if (!p->held) {
+		} else if (!p->held) {
 			p->held = true;
 			p->held_by_high = high;
 		} else if (p->held_by_high != high) {

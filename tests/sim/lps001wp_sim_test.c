@@ -548,7 +548,6 @@ static void test_boot_self_clears(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bus_read1(m, LPS_REG_REF_L), 0x42);
 }
 
-
 /*
  * Variant switches (struct lps_variant). Each case checks a value that the
  * default model gets otherwise, so a switch the model ignored fails it.
@@ -1033,7 +1032,6 @@ static void test_glue_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, glue_read(test, g, LPS_REG_WHO_AM_I), 0x11);
 	KUNIT_EXPECT_EQ(test, g->chip->transfers, 2);
 }
-
 
 /* Thread of a level line: leaves DRDY asserted twice, then takes samples */
 static irqreturn_t glue_level_thread(int irq, void *data)
