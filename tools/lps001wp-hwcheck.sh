@@ -293,10 +293,11 @@ sd_in() {
 # DT the centiseconds since the previous poll, C the new samples it saw:
 # 0, 1, or 2 for two or more (the OR bit). With a period p and a random
 # phase, x = DT/p: C=0 has probability 1-x (x<1), C=1 x (x<1) or 2-x
-# (1<=x<2), C=2 x-1 (1<=x<2) or 1 (x>=2). A posterior over the three,
-# renormalised each step (busybox awk may have no log()). Slow polls make
-# fewer observations informative, never a wrong count as a plain count
-# of data-ready bits would.
+# (1<=x<2), C=2 x-1 (1<=x<2) or 1 (x>=2), averaged over DT-3..DT+3 (the
+# 10 ms clock and when each i2ctransfer really reads). A posterior over the
+# three, renormalised each step (busybox awk may have no log()). Slow polls
+# make fewer observations informative, never a wrong count as a plain
+# count of data-ready bits would. Prints - when no rate has 90 %.
 likely_rate() {
 	echo "$@" | tr ' ' '\n' | awk -F: '
 	function pr(c, x) {
@@ -307,7 +308,11 @@ likely_rate() {
 	BEGIN { hz[1] = 1; hz[2] = 7; hz[3] = 12.5; for (k = 1; k <= 3; k++) post[k] = 1 / 3 }
 	NF == 2 {
 		n++; s = 0
-		for (k = 1; k <= 3; k++) { post[k] *= pr($2, $1 * hz[k] / 100) + 0.05; s += post[k] }
+		for (k = 1; k <= 3; k++) {
+			p = 0
+			for (j = -3; j <= 3; j += 3) { x = ($1 + j) * hz[k] / 100; p += pr($2, x < 0 ? 0 : x) / 3 }
+			post[k] *= p + 0.05; s += post[k]
+		}
 		for (k = 1; k <= 3; k++) post[k] /= s
 	}
 	END {
@@ -315,6 +320,11 @@ likely_rate() {
 		b = 1; for (k = 2; k <= 3; k++) if (post[k] > post[b]) b = k
 		r = post[b] > 0.9 ? hz[b] : "-"; print r
 	}'
+}
+
+# nearest HZ: 1, 7 or 12.5, whichever is nearest on a log scale
+nearest() {
+	awk -v r="$1" 'BEGIN { if (r < 0.3) x = "-"; else if (r < 2.6) x = 1; else if (r < 9.35) x = 7; else x = 12.5; print x }'
 }
 
 # measure_dr CODE [EXTRA_CTRL1]: real P and T rates and noise at a DR code.
@@ -355,12 +365,16 @@ measure_dr() {
 	el=$(( NOW - start ))
 	M_NP=$np; M_NT=$nt
 	M_POLL_MS=$(( el * 10 / npolls ))
-	# shellcheck disable=SC2086 # one argument per observation
-	M_P=$(likely_rate $po)
-	# shellcheck disable=SC2086
-	M_T=$(likely_rate $to)
 	M_P_HZ=$(awk -v n="$np" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
 	M_T_HZ=$(awk -v n="$nt" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
+	# undecided (fast polls tell 7 from 12.5 Hz less sharply): the count,
+	# which is exact while polls are less than two periods apart
+	# shellcheck disable=SC2086 # one argument per observation
+	M_P=$(likely_rate $po)
+	[ "$M_P" = - ] && M_P=$(nearest "$M_P_HZ")
+	# shellcheck disable=SC2086
+	M_T=$(likely_rate $to)
+	[ "$M_T" = - ] && M_T=$(nearest "$M_T_HZ")
 	# noise without the first sample (may be unsettled): LSB -> Pa, mdegC
 	# shellcheck disable=SC2086
 	set -- $pv; [ $# -gt 0 ] && shift
