@@ -12,7 +12,7 @@
 #               is bound to, or of the only lps001wp client)
 #   -a ADDR     7-bit address, 0x5c or 0x5d (default: as for -b)
 #   -q          quick: short measuring windows (a few samples per rate, no
-#               noise figures worth the name); about 15 s instead of ~3 min
+#               noise figures worth the name); about 20 s instead of ~3 min
 #   -H HEADER   the driver's lps001wp.h, whose LPS001WP_ASSUME_* markers
 #               give the expected answers (default: ../lps001wp.h beside
 #               this script, else the built-in table)
@@ -702,7 +702,7 @@ who=$(rd 0x0f)
 [ "$who" = 186 ] || die "WHO_AM_I at $(hex "$who"), not 0xba: not an LPS001WP (or a bus problem)"
 for r in $SAVE_REGS; do SAVED="$SAVED $r $(rd "$r")"; done
 
-say "lps001wp hwcheck $HWCHECK_VERSION: bus $BUS, address $(hex $(( ADDR ))), $([ "$QUICK" = 1 ] && echo "quick, ~15 s" || echo "~3 min")"
+say "lps001wp hwcheck $HWCHECK_VERSION: bus $BUS, address $(hex $(( ADDR ))), $([ "$QUICK" = 1 ] && echo "quick, ~20 s" || echo "~3 min")"
 check_identity
 check_rates
 check_da_clear
