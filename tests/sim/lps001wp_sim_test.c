@@ -1054,18 +1054,19 @@ static void test_glue_level_oneshot(struct kunit *test)
 {
 	struct glue_ctx *g = test->priv;
 	unsigned int virq = g->chip->virq[0];
-	unsigned long flags = IRQF_TRIGGER_HIGH | IRQF_ONESHOT;
+	int ret;
 
 	/* irq=edge (default): a level type is refused, as irq_sim does */
-	KUNIT_EXPECT_EQ(test, request_threaded_irq(virq, NULL,
-						   glue_level_thread, flags,
-						   "lps001wp-sim-test", g),
-			-EINVAL);
+	ret = request_threaded_irq(virq, NULL, glue_level_thread,
+				   IRQF_TRIGGER_HIGH | IRQF_ONESHOT,
+				   "lps001wp-sim-test", g);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 
 	glue_set_var(g, g->chip, LPS_VAR_IRQ, LPS_IRQ_LEVEL);
-	KUNIT_ASSERT_EQ(test, request_threaded_irq(virq, NULL,
-						   glue_level_thread, flags,
-						   "lps001wp-sim-test", g), 0);
+	ret = request_threaded_irq(virq, NULL, glue_level_thread,
+				   IRQF_TRIGGER_HIGH | IRQF_ONESHOT,
+				   "lps001wp-sim-test", g);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	g->virq = virq;
 	g->requested = true;
 	KUNIT_EXPECT_EQ(test, irq_get_trigger_type(virq), IRQ_TYPE_LEVEL_HIGH);
