@@ -123,13 +123,24 @@ die() {
 	exit 1
 }
 hex() { printf '0x%02x' "$1"; }
+# reg REG: REG as 0xNN, without a subshell when it already is (busybox's
+# i2cset reads bare numbers as hex, so decimal must be converted)
+reg() {
+	case $1 in
+	0x??) R_=$1 ;;
+	*) R_=$(hex "$1") ;;
+	esac
+}
 rd() {
-	v=$(i2cget -y "$BUS" "$ADDR" "$(hex "$1")" 2>&1) || die "i2cget of register $(hex "$1") failed: $v"
-	case $v in 0x*) echo $(( v )) ;; *) die "i2cget of register $(hex "$1"): unexpected '$v'" ;; esac
+	reg "$1"
+	v=$(i2cget -y "$BUS" "$ADDR" "$R_" 2>&1) || die "i2cget of register $R_ failed: $v"
+	case $v in 0x*) echo $(( v )) ;; *) die "i2cget of register $R_: unexpected '$v'" ;; esac
 }
 wr() {
-	out=$(i2cset -y "$BUS" "$ADDR" "$(hex "$1")" "$(hex "$2")" 2>&1) ||
-		die "i2cset of register $(hex "$1") to $(hex "$2") failed: $out"
+	reg "$1"; r1=$R_
+	reg "$2"
+	out=$(i2cset -y "$BUS" "$ADDR" "$r1" "$R_" 2>&1) ||
+		die "i2cset of register $r1 to $R_ failed: $out"
 }
 # burst SUB N: N bytes read from SUB (set bit 7 for auto-increment), decimal
 burst() {
@@ -385,12 +396,9 @@ measure_dr() {
 }
 
 R=		# key=value lines of the report
-put() {	# put KEY VALUE: sets (or replaces) KEY
-	R="$(printf '%s' "$R" | grep -v "^$1=")
-$1=$2
+put() {	# put KEY VALUE: each key once
+	R="$R$1=$2
 "
-	R=${R#
-}
 }
 get() { printf '%s' "$R" | sed -n "s/^$1=//p" | tail -n 1; }
 
@@ -578,7 +586,7 @@ check_ths() {
 	power_up $(( 0x30 | CTRL_BDU | CTRL_DIFF ))
 	wburst 0xb2 0 0				# THS_P = 0
 	wr 0x34 3				# PH_E | PL_E, no latch
-	put ths "?"
+	ths="?"
 	n=0
 	while [ $n -lt "$THS_TRIES" ]; do
 		n=$(( n + 1 ))
@@ -590,12 +598,13 @@ check_ths() {
 		set -- $(burst 0xac 10)
 		if [ "$1" != 0 ] || [ "$2" != 0 ]; then continue; fi
 		case $(( ${10} & 3 )) in
-		0) put ths strict ;;
-		3) put ths inclusive ;;
-		*) put ths "? (INT_SRC $(hex "${10}") at DELTA 0)" ;;
+		0) ths=strict ;;
+		3) ths=inclusive ;;
+		*) ths="? (INT_SRC $(hex "${10}") at DELTA 0)" ;;
 		esac
 		break
 	done
+	put ths "$ths"
 	put ths_tries "$n"
 	wr 0x34 0
 	wr 0x20 0
