@@ -7,11 +7,14 @@
 #   make demo            boot the simulated board in QEMU and show live readings
 #   make lint            the quality gates (part of make check)
 #   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
+#   make hwcheck [BUS=1] [ADDR=0x5c]
+#                        on a board with the chip: measure the facts the
+#                        driver assumes and print a report (root)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
-.PHONY: all modules clean install modules_install check demo lint bench
+.PHONY: all modules clean install modules_install check demo lint bench hwcheck
 
 all: modules
 
@@ -38,3 +41,6 @@ lint:
 
 bench:
 	bash tests/bench.sh
+
+hwcheck:
+	sh tools/lps001wp-hwcheck.sh $(if $(BUS),-b $(BUS)) $(if $(ADDR),-a $(ADDR)) $(HWCHECK_FLAGS)

@@ -121,6 +121,8 @@ build_guest_tools() {
 	for f in "$root"/tests/tools/*.c; do
 		gcc -O2 -Wall -Wextra -Werror -static -o "$build/guest-files/$(basename "${f%.c}")" "$f" || rc=1
 	done
+	# make hwcheck in the guest (80-hwcheck), with the header it reads
+	cp "$root/tools/lps001wp-hwcheck.sh" "$root/lps001wp.h" "$build/guest-files/" || rc=1
 	tap_result "build: guest tools (tests/tools) with -Wall -Wextra -Werror" "$rc"
 	return "$rc"
 }

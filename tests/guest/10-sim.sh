@@ -128,6 +128,34 @@ check_eq "DELTA with p-minus-ref = +212" "0xd4 0x00" "$(xfer w1@$A 0xac r2)"
 echo ref-minus-p > "$SIM"/5c/delta_sign
 check_eq "bad delta_sign rejected" EINVAL "$(write_errno "$SIM"/5c/delta_sign sideways)"
 
+# ---- variant switches (one file per chip, key=value) ----
+variant() {
+	tr '\n' ' ' < "$SIM/$1/variant" | sed 's/ $//'
+}
+defaults="dr01=7 dr10=7 da_clear=out_h bdu=pair drdy=level irq=edge shared=0 first_sample=valid delta=ref-p ths=strict lir=latch int2=present"
+check_eq "variant: defaults read back" "$defaults" "$(variant 5c)"
+echo "dr01=1 ths=inclusive" > "$SIM"/5c/variant
+check_eq "variant: two switches set" "dr01=1 ths=inclusive" \
+	"$(grep -E '^(dr01|ths)=' "$SIM"/5c/variant | tr '\n' ' ' | sed 's/ $//')"
+check_eq "variant: unknown value refused" EINVAL "$(write_errno "$SIM"/5c/variant 'lir=ignored dr10=9')"
+check_eq "variant: unknown key refused" EINVAL "$(write_errno "$SIM"/5c/variant 'colour=blue')"
+check_eq "variant: a refused write changes nothing" latch \
+	"$(sed -n 's/^lir=//p' "$SIM"/5c/variant)"
+check_eq "variant: 5d untouched" "$defaults" "$(variant 5d)"
+echo 0 > "$SIM"/5c/counters
+run_for 0x50 2.5
+n=$(counter 5c samples); ms=$(counter 5c powered_ms)
+check_true "variant dr01=1: DR=01 gives $n samples in $ms ms (1 Hz)" \
+	test "$(abs $(( n - ms / 1000 )))" -le 1 -a "$n" -ge 1
+echo "delta=p-ref" > "$SIM"/5c/variant
+check_eq "variant delta=p-ref is delta_sign p-minus-ref" p-minus-ref "$(cat "$SIM"/5c/delta_sign)"
+echo default > "$SIM"/5c/variant
+check_eq "variant: default restores all" "$defaults" "$(variant 5c)"
+all="dr01=1 dr10=12.5 da_clear=status bdu=block drdy=pulse irq=level shared=1 first_sample=garbage delta=p-ref ths=inclusive lir=ignored int2=absent"
+check_eq "variant: every alternative in one write" 0 "$(write_errno "$SIM"/5c/variant "$all")"
+check_eq "variant: every alternative reads back" "$all" "$(variant 5c)"
+echo default > "$SIM"/5c/variant
+
 # ---- regs file has no side effects ----
 run_for 0x70 0.3
 cat "$SIM"/5c/regs >/dev/null; cat "$SIM"/5c/regs >/dev/null

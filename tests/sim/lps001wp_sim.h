@@ -47,10 +47,17 @@ struct lps_sim_chip {
 	 */
 	spinlock_t lock;
 	struct lps_model model;
-	int pad_level[LPS_SIM_NUM_PADS];
-	u64 irqs[LPS_SIM_NUM_PADS];
 	u64 transfers;
 	u64 bytes;
+
+	/*
+	 * Under sim->line_lock: what the pads drive (0, 1 or LPS_PAD_HIZ),
+	 * the model's pad settings the lines need, interrupts delivered.
+	 */
+	int pad_out[LPS_SIM_NUM_PADS];
+	bool active_low;
+	bool int1_shared;
+	u64 irqs[LPS_SIM_NUM_PADS];
 
 	/* The rest is process context only, under sim->lock. */
 	struct hrtimer timer;
@@ -87,6 +94,12 @@ struct lps_sim {
 	struct device_node *np;
 	/* lines set pending (bit = hwirq), delivered by irq_work */
 	unsigned long irq_pending;
+	/*
+	 * Guards the line levels and what the chips' pads drive; taken
+	 * inside chip->lock and inside the IRQ descriptor lock (unmask).
+	 */
+	raw_spinlock_t line_lock;
+	int line[LPS_SIM_NUM_IRQS];	/* level on the wire, by hwirq */
 	struct irq_work irq_work;
 	struct dentry *root;
 	/* Serialises bus transfers, debugfs commands and timer set-up. */

@@ -14,7 +14,6 @@
 #include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
-#include <linux/irq_sim.h>
 #include <linux/irqdomain.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -33,6 +32,8 @@
 #define LPS_SIM_CLIENT_NAME	"lps001wp"
 #define LPS_SIM_ADDR0		0x5c
 #define LPS_SIM_CMD_MAX		128
+/* every switch with its longest value fits */
+#define LPS_SIM_VARIANT_MAX	512
 #define LPS_SIM_DUMP_REGS	0x40
 
 static struct lps_sim *lps_sim;
@@ -48,61 +49,128 @@ static struct lps_sim_chip *lps_sim_chip_at(struct lps_sim *sim, u16 addr,
 }
 
 /*
- * Turns pad level changes into interrupts. Called with chip->lock held;
- * returns the pads to fire once the lock is dropped.
+ * Whether a line that just went to @lvl interrupts: an edge type fires on
+ * the matching edge, a level type when the line reaches its active level.
+ * A masked line drops the edge (as irq_sim); a level line fires again when
+ * it is unmasked (lps_sim_irq_unmask()).
  */
-static unsigned int lps_sim_pads(struct lps_sim_chip *c)
+static bool lps_sim_line_fires(struct lps_sim *sim, unsigned int hwirq,
+			       int lvl)
 {
-	unsigned int pad, fire = 0;
+	struct lps_sim_chip *c = &sim->chip[hwirq / LPS_SIM_NUM_PADS];
+	struct irq_data *d;
+	u32 type;
 
-	for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++) {
-		int lvl = lps_model_pad_level(&c->model, pad);
-		struct irq_data *d;
-		u32 edge;
+	d = irq_get_irq_data(c->virq[hwirq % LPS_SIM_NUM_PADS]);
+	if (!d || irqd_irq_masked(d))
+		return false;
+	type = irqd_get_trigger_type(d);
+	if (type & IRQ_TYPE_LEVEL_MASK)
+		return lvl == !!(type & IRQ_TYPE_LEVEL_HIGH);
+	return type & (lvl ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING);
+}
 
-		/* a floating pad keeps the line where it was */
-		if (lvl == LPS_PAD_HIZ || lvl == c->pad_level[pad])
+/*
+ * The level on the wire of each line from what the pads drive. A shared
+ * INT1 (variant shared=1) is open drain with the other chip's INT1: it is
+ * at this chip's active level when either pad is at its own active level,
+ * else at the pull's. A floating pad alone keeps the line where it was.
+ * Returns the lines to fire.
+ */
+static unsigned long lps_sim_lines(struct lps_sim *sim)
+{
+	unsigned long fire = 0;
+	unsigned int h;
+
+	lockdep_assert_held(&sim->line_lock);
+
+	for (h = 0; h < LPS_SIM_NUM_IRQS; h++) {
+		struct lps_sim_chip *c = &sim->chip[h / LPS_SIM_NUM_PADS];
+		unsigned int pad = h % LPS_SIM_NUM_PADS;
+		int lvl = c->pad_out[pad];
+
+		if (!pad && c->int1_shared) {
+			struct lps_sim_chip *o = &sim->chip[c->index ^ 1];
+			bool on = lvl == !c->active_low ||
+				  o->pad_out[0] == !o->active_low;
+
+			lvl = on ^ c->active_low;
+		}
+		if (lvl == LPS_PAD_HIZ || lvl == sim->line[h])
 			continue;
-		c->pad_level[pad] = lvl;
-
-		edge = lvl ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING;
-		d = irq_get_irq_data(c->virq[pad]);
-		/* a masked line drops the edge: do not count it */
-		if (!d || irqd_irq_masked(d) || !(irqd_get_trigger_type(d) & edge))
-			continue;
-		fire |= BIT(pad);
-		c->irqs[pad]++;
+		sim->line[h] = lvl;
+		if (lps_sim_line_fires(sim, h, lvl)) {
+			fire |= BIT(h);
+			c->irqs[pad]++;
+		}
 	}
 	return fire;
 }
 
-/* takes the descriptor lock: never call this under chip->lock */
-static void lps_sim_fire(struct lps_sim_chip *c, unsigned int fire)
+/*
+ * Turns pad level changes into interrupts. Called with chip->lock held;
+ * returns the lines to fire once the lock is dropped. A DRDY pulse
+ * (drdy=pulse) is the pad at its active level and back.
+ */
+static unsigned long lps_sim_pads(struct lps_sim_chip *c)
 {
-	unsigned int pad;
+	struct lps_sim *sim = c->sim;
+	int out[LPS_SIM_NUM_PADS];
+	unsigned long fire = 0;
+	unsigned int pad, pulse = 0;
+	bool active_low;
 
+	lockdep_assert_held(&c->lock);
+
+	active_low = c->model.ctrl3 & LPS_CTRL3_INT_H_L;
 	for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
-		if (fire & BIT(pad))
-			irq_set_irqchip_state(c->virq[pad],
-					      IRQCHIP_STATE_PENDING, true);
+		out[pad] = lps_model_pad_level(&c->model, pad);
+	if (lps_model_take_pulse(&c->model))
+		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
+			if (lps_model_pad_pulses(&c->model, pad))
+				pulse |= BIT(pad);
+
+	raw_spin_lock(&sim->line_lock);
+	c->active_low = active_low;
+	c->int1_shared = c->model.var.v[LPS_VAR_SHARED];
+	if (pulse) {
+		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
+			c->pad_out[pad] = pulse & BIT(pad) ? !active_low : out[pad];
+		fire = lps_sim_lines(sim);
+	}
+	for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
+		c->pad_out[pad] = out[pad];
+	fire |= lps_sim_lines(sim);
+	raw_spin_unlock(&sim->line_lock);
+	return fire;
+}
+
+/* Runs the handlers of the lines in @fire (hard irq_work) */
+static void lps_sim_fire(struct lps_sim *sim, unsigned long fire)
+{
+	unsigned int h;
+
+	if (!fire)
+		return;
+	for_each_set_bit(h, &fire, LPS_SIM_NUM_IRQS)
+		set_bit(h, &sim->irq_pending);
+	irq_work_queue(&sim->irq_work);
 }
 
 static void lps_sim_update_pads(struct lps_sim_chip *c)
 {
-	unsigned long flags;
-	unsigned int fire;
+	unsigned long flags, fire;
 
 	spin_lock_irqsave(&c->lock, flags);
 	fire = lps_sim_pads(c);
 	spin_unlock_irqrestore(&c->lock, flags);
-	lps_sim_fire(c, fire);
+	lps_sim_fire(c->sim, fire);
 }
 
 static enum hrtimer_restart lps_sim_sample_fn(struct hrtimer *t)
 {
 	struct lps_sim_chip *c = container_of(t, struct lps_sim_chip, timer);
-	unsigned long flags;
-	unsigned int fire;
+	unsigned long flags, fire;
 	u64 n;
 
 	spin_lock_irqsave(&c->lock, flags);
@@ -110,7 +178,7 @@ static enum hrtimer_restart lps_sim_sample_fn(struct hrtimer *t)
 		spin_unlock_irqrestore(&c->lock, flags);
 		return HRTIMER_NORESTART;
 	}
-	n = lps_model_period_ns(lps_model_dr(&c->model));
+	n = lps_model_period_ns(&c->model, lps_model_dr(&c->model));
 	n = hrtimer_forward_now(t, ns_to_ktime(n));
 	n = min_t(u64, n, LPS_MAX_CATCHUP);
 	while (n--)
@@ -118,7 +186,7 @@ static enum hrtimer_restart lps_sim_sample_fn(struct hrtimer *t)
 	fire = lps_sim_pads(c);
 	spin_unlock_irqrestore(&c->lock, flags);
 
-	lps_sim_fire(c, fire);
+	lps_sim_fire(c->sim, fire);
 	return HRTIMER_RESTART;
 }
 
@@ -144,7 +212,7 @@ static void lps_sim_sync(struct lps_sim_chip *c)
 	unsigned long flags;
 	unsigned int dr;
 	bool pd, boot;
-	u64 ups;
+	u64 ups, period;
 
 	lockdep_assert_held(&c->sim->lock);
 
@@ -153,6 +221,7 @@ static void lps_sim_sync(struct lps_sim_chip *c)
 	dr = lps_model_dr(&c->model);
 	ups = c->model.power_ups;
 	boot = c->model.ctrl2 & LPS_CTRL2_BOOT;
+	period = lps_model_period_ns(&c->model, dr);
 	spin_unlock_irqrestore(&c->lock, flags);
 
 	if (boot && !hrtimer_active(&c->boot_timer))
@@ -174,10 +243,9 @@ static void lps_sim_sync(struct lps_sim_chip *c)
 	if (!pd)
 		return;
 	if (dr == LPS_DR_RESERVED)
-		pr_notice_once("%s: reserved DR code 10 behaves as 01\n",
+		pr_notice_once("%s: reserved DR code 10 in use (variant dr10)\n",
 			       LPS_SIM_NAME);
-	hrtimer_start(&c->timer, ns_to_ktime(lps_model_period_ns(dr)),
-		      HRTIMER_MODE_REL);
+	hrtimer_start(&c->timer, ns_to_ktime(period), HRTIMER_MODE_REL);
 }
 
 static int lps_sim_fault(struct lps_sim_chip *c)
@@ -205,8 +273,7 @@ static int lps_sim_fault(struct lps_sim_chip *c)
 static void lps_sim_msg(struct lps_sim_chip *c, struct i2c_msg *msg)
 {
 	struct lps_model *m = &c->model;
-	unsigned long flags;
-	unsigned int fire;
+	unsigned long flags, fire;
 	u16 i;
 	u8 reg;
 
@@ -234,7 +301,7 @@ static void lps_sim_msg(struct lps_sim_chip *c, struct i2c_msg *msg)
 	fire = lps_sim_pads(c);
 	spin_unlock_irqrestore(&c->lock, flags);
 
-	lps_sim_fire(c, fire);
+	lps_sim_fire(c->sim, fire);
 }
 
 static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
@@ -479,7 +546,7 @@ static int lps_sim_delta_sign_show(struct seq_file *sf, void *v)
 	bool p_minus_ref;
 
 	spin_lock_irq(&c->lock);
-	p_minus_ref = c->model.delta_p_minus_ref;
+	p_minus_ref = c->model.var.v[LPS_VAR_DELTA] == LPS_DELTA_P_MINUS_REF;
 	spin_unlock_irq(&c->lock);
 	seq_puts(sf, p_minus_ref ? "p-minus-ref\n" : "ref-minus-p\n");
 	return 0;
@@ -508,12 +575,77 @@ static ssize_t lps_sim_delta_sign_write(struct file *file,
 		return -EINVAL;
 
 	spin_lock_irq(&c->lock);
-	c->model.delta_p_minus_ref = p_minus_ref;
+	c->model.var.v[LPS_VAR_DELTA] = p_minus_ref ? LPS_DELTA_P_MINUS_REF :
+						      LPS_DELTA_REF_MINUS_P;
 	spin_unlock_irq(&c->lock);
 	return count;
 }
 
 LPS_SIM_FOPS(lps_sim_delta_sign);
+
+static int lps_sim_variant_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+	struct lps_variant var;
+	unsigned int id;
+
+	spin_lock_irq(&c->lock);
+	var = c->model.var;
+	spin_unlock_irq(&c->lock);
+	for (id = 0; id < LPS_NUM_VARS; id++)
+		seq_printf(sf, "%s=%s\n", lps_var_names[id][0],
+			   lps_var_names[id][var.v[id] + 1]);
+	return 0;
+}
+
+/*
+ * "key=value ...", or "default" for today's model; all or nothing. The
+ * pads are re-evaluated at once; a rate applies from the next sample.
+ */
+static ssize_t lps_sim_variant_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	struct lps_sim_chip *c = lps_sim_file_chip(file);
+	struct lps_variant var;
+	char *buf, *s, *tok;
+	ssize_t ret;
+
+	if (count >= LPS_SIM_VARIANT_MAX)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	s = buf;
+
+	mutex_lock(&c->sim->lock);
+	spin_lock_irq(&c->lock);
+	var = c->model.var;
+	spin_unlock_irq(&c->lock);
+	ret = -EINVAL;
+	while ((tok = lps_sim_token(&s))) {
+		if (!strcmp(tok, "default")) {
+			memset(&var, 0, sizeof(var));
+			ret = count;
+		} else {
+			ret = lps_variant_parse(&var, tok);
+			if (ret)
+				break;
+			ret = count;
+		}
+	}
+	if (ret == count) {
+		spin_lock_irq(&c->lock);
+		c->model.var = var;
+		spin_unlock_irq(&c->lock);
+		lps_sim_update_pads(c);
+	}
+	mutex_unlock(&c->sim->lock);
+	kfree(buf);
+	return ret;
+}
+
+LPS_SIM_FOPS(lps_sim_variant);
 
 static int lps_sim_counters_show(struct seq_file *sf, void *v)
 {
@@ -537,8 +669,10 @@ static int lps_sim_counters_show(struct seq_file *sf, void *v)
 	samples = c->model.samples;
 	ups = c->model.power_ups;
 	overruns = c->model.p_overruns;
+	raw_spin_lock(&sim->line_lock);
 	irqs[0] = c->irqs[0];
 	irqs[1] = c->irqs[1];
+	raw_spin_unlock(&sim->line_lock);
 	memcpy(rw, c->model.reads, sizeof(c->model.reads));
 	memcpy(rw + LPS_NUM_ADDRS, c->model.writes, sizeof(c->model.writes));
 	spin_unlock_irq(&c->lock);
@@ -585,8 +719,10 @@ static ssize_t lps_sim_counters_write(struct file *file,
 	lps_model_reset_counters(&c->model);
 	c->transfers = 0;
 	c->bytes = 0;
+	raw_spin_lock(&c->sim->line_lock);
 	c->irqs[0] = 0;
 	c->irqs[1] = 0;
+	raw_spin_unlock(&c->sim->line_lock);
 	spin_unlock_irq(&c->lock);
 	/* the reset must not look like a power cycle to lps_sim_sync() */
 	c->run_power_ups = 0;
@@ -997,6 +1133,8 @@ static const struct file_operations lps_sim_delete_device_fops = {
 /* Power-on state for one chip: model, timers, counters and faults. */
 void lps_sim_chip_reset(struct lps_sim_chip *c)
 {
+	unsigned int pad;
+
 	mutex_lock(&c->sim->lock);
 	spin_lock_irq(&c->lock);
 	lps_model_init(&c->model);
@@ -1004,10 +1142,15 @@ void lps_sim_chip_reset(struct lps_sim_chip *c)
 	lps_sim_sync(c);
 	hrtimer_cancel(&c->boot_timer);
 	spin_lock_irq(&c->lock);
-	c->pad_level[0] = 0;
-	c->pad_level[1] = 0;
-	c->irqs[0] = 0;
-	c->irqs[1] = 0;
+	raw_spin_lock(&c->sim->line_lock);
+	for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++) {
+		c->pad_out[pad] = 0;
+		c->irqs[pad] = 0;
+		c->sim->line[c->index * LPS_SIM_NUM_PADS + pad] = 0;
+	}
+	c->active_low = false;
+	c->int1_shared = false;
+	raw_spin_unlock(&c->sim->line_lock);
 	c->transfers = 0;
 	c->bytes = 0;
 	spin_unlock_irq(&c->lock);
@@ -1035,6 +1178,8 @@ static void lps_sim_debugfs_chips(struct lps_sim *sim, struct dentry *parent,
 				    &lps_sim_stimulus_fops);
 		debugfs_create_file("delta_sign", 0600, dir, c,
 				    &lps_sim_delta_sign_fops);
+		debugfs_create_file("variant", 0600, dir, c,
+				    &lps_sim_variant_fops);
 		debugfs_create_file("counters", 0600, dir, c,
 				    &lps_sim_counters_fops);
 		debugfs_create_file("fault", 0600, dir, c,
@@ -1070,22 +1215,66 @@ static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
 }
 
 /*
- * The DT instance's interrupt controller: edge lines that fire when set
- * pending (what irq_sim offers), with a two-cell <hwirq type> xlate so that
- * a DT interrupt specifier carries its trigger type (irq_sim's domain has
- * no xlate and would drop it). The core tracks masking
- * (hence the empty mask callbacks); lps_sim_pads() skips masked lines.
+ * The simulator's interrupt controller, for every instance: lines that fire
+ * when set pending from a hard irq_work (as irq_sim), with a two-cell
+ * <hwirq type> xlate so that a DT interrupt specifier carries its trigger
+ * type (irq_sim's domain has no xlate and would drop it), and level types
+ * when the chip's variant is irq=level (irq_sim is edge-only). The core
+ * tracks masking; lps_sim_lines() skips masked lines, and unmasking a
+ * level line that is still active fires it again, which is what an
+ * IRQF_ONESHOT handler relies on.
  */
-static void lps_sim_irq_nop(struct irq_data *d)
+static void lps_sim_irq_mask(struct irq_data *d)
 {
 }
 
+static void lps_sim_irq_unmask(struct irq_data *d)
+{
+	struct lps_sim *sim = irq_data_get_irq_chip_data(d);
+	unsigned int h = irqd_to_hwirq(d);
+	u32 type = irqd_get_trigger_type(d);
+	unsigned long flags;
+	bool active;
+
+	if (!(type & IRQ_TYPE_LEVEL_MASK))
+		return;
+	raw_spin_lock_irqsave(&sim->line_lock, flags);
+	active = sim->line[h] == !!(type & IRQ_TYPE_LEVEL_HIGH);
+	if (active)
+		sim->chip[h / LPS_SIM_NUM_PADS].irqs[h % LPS_SIM_NUM_PADS]++;
+	raw_spin_unlock_irqrestore(&sim->line_lock, flags);
+	/* the descriptor lock is held: no irq_set_irqchip_state() here */
+	if (active) {
+		set_bit(h, &sim->irq_pending);
+		irq_work_queue(&sim->irq_work);
+	}
+}
+
+/*
+ * irq=edge: edge types only. irq=level: level types only, an edge asked
+ * for becomes the level of the same sense (rising -> high).
+ */
 static int lps_sim_irq_set_type(struct irq_data *d, unsigned int type)
 {
-	if (type & ~IRQ_TYPE_EDGE_BOTH)
+	struct lps_sim *sim = irq_data_get_irq_chip_data(d);
+	struct lps_sim_chip *c = &sim->chip[irqd_to_hwirq(d) / LPS_SIM_NUM_PADS];
+	bool level = READ_ONCE(c->model.var.v[LPS_VAR_IRQ]) == LPS_IRQ_LEVEL;
+
+	if (!level && (type & ~IRQ_TYPE_EDGE_BOTH))
 		return -EINVAL;
+	if (level) {
+		if (type == IRQ_TYPE_EDGE_BOTH)
+			return -EINVAL;
+		if (type & IRQ_TYPE_EDGE_RISING)
+			type = IRQ_TYPE_LEVEL_HIGH;
+		else if (type & IRQ_TYPE_EDGE_FALLING)
+			type = IRQ_TYPE_LEVEL_LOW;
+	}
 	irqd_set_trigger_type(d, type);
-	return 0;
+	irq_set_handler_locked(d, type & IRQ_TYPE_LEVEL_MASK ?
+			       handle_level_irq : handle_simple_irq);
+	/* the type may differ from the one asked for: keep ours */
+	return IRQ_SET_MASK_OK_NOCOPY;
 }
 
 static int lps_sim_irq_get_state(struct irq_data *d,
@@ -1119,8 +1308,8 @@ static int lps_sim_irq_set_state(struct irq_data *d,
 
 static const struct irq_chip lps_sim_irq_chip = {
 	.name			= LPS_SIM_NAME,
-	.irq_mask		= lps_sim_irq_nop,
-	.irq_unmask		= lps_sim_irq_nop,
+	.irq_mask		= lps_sim_irq_mask,
+	.irq_unmask		= lps_sim_irq_unmask,
 	.irq_set_type		= lps_sim_irq_set_type,
 	.irq_get_irqchip_state	= lps_sim_irq_get_state,
 	.irq_set_irqchip_state	= lps_sim_irq_set_state,
@@ -1162,8 +1351,7 @@ static void lps_sim_irq_teardown(struct lps_sim *sim)
 {
 	unsigned int i, pad;
 
-	if (sim->np)
-		irq_work_sync(&sim->irq_work);
+	irq_work_sync(&sim->irq_work);
 	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
 		for (pad = 0; pad < LPS_SIM_NUM_PADS; pad++)
 			if (sim->chip[i].virq[pad])
@@ -1172,15 +1360,14 @@ static void lps_sim_irq_teardown(struct lps_sim *sim)
 		/* the OF node is not ours: the domain dropped its reference */
 		irq_domain_remove(sim->domain);
 	} else {
-		irq_domain_remove_sim(sim->domain);
+		irq_domain_remove(sim->domain);
 		irq_domain_free_fwnode(sim->fwnode);
 	}
 }
 
 /*
- * The OF instance uses the chip above with the DT node as the domain's
- * fwnode, so its children's specifiers resolve here with their type; the
- * other instances keep an irq_sim domain on a named fwnode.
+ * The OF instance's domain has the DT node as its fwnode, so its children's
+ * specifiers resolve here with their type; the others have a named fwnode.
  */
 static int lps_sim_irq_init(struct lps_sim *sim)
 {
@@ -1193,19 +1380,12 @@ static int lps_sim_irq_init(struct lps_sim *sim)
 		sim->fwnode = irq_domain_alloc_named_fwnode(LPS_SIM_NAME);
 	if (!sim->fwnode)
 		return -ENOMEM;
-	if (sim->np) {
-		sim->domain = irq_domain_create_linear(sim->fwnode,
-						       LPS_SIM_NUM_IRQS,
-						       &lps_sim_irq_ops, sim);
-		if (!sim->domain)
-			return -ENOMEM;
-	} else {
-		sim->domain = irq_domain_create_sim(sim->fwnode,
-						    LPS_SIM_NUM_IRQS);
-		if (IS_ERR(sim->domain)) {
+	sim->domain = irq_domain_create_linear(sim->fwnode, LPS_SIM_NUM_IRQS,
+					       &lps_sim_irq_ops, sim);
+	if (!sim->domain) {
+		if (!sim->np)
 			irq_domain_free_fwnode(sim->fwnode);
-			return PTR_ERR(sim->domain);
-		}
+		return -ENOMEM;
 	}
 
 	/* INT1 of chip i is hwirq 2 * i, INT2 is 2 * i + 1 */
@@ -1258,6 +1438,7 @@ static struct lps_sim *lps_sim_new(const char *name, struct device *dev)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&sim->lock);
 	mutex_init(&sim->clients_lock);
+	raw_spin_lock_init(&sim->line_lock);
 	for (i = 0; i < LPS_SIM_NUM_CHIPS; i++)
 		lps_sim_chip_init(sim, i);
 	sim->np = dev ? dev->of_node : NULL;

@@ -13,6 +13,50 @@
 
 #include "lps001wp_sim_model.h"
 
+const char *const lps_var_names[LPS_NUM_VARS][LPS_VAR_MAX_VALUES + 2] = {
+	[LPS_VAR_DR01]		= { "dr01", "7", "1" },
+	[LPS_VAR_DR10]		= { "dr10", "7", "12.5", "1" },
+	[LPS_VAR_DA_CLEAR]	= { "da_clear", "out_h", "status" },
+	[LPS_VAR_BDU]		= { "bdu", "pair", "block" },
+	[LPS_VAR_DRDY]		= { "drdy", "level", "pulse" },
+	[LPS_VAR_IRQ]		= { "irq", "edge", "level" },
+	[LPS_VAR_SHARED]	= { "shared", "0", "1" },
+	[LPS_VAR_FIRST_SAMPLE]	= { "first_sample", "valid", "garbage" },
+	[LPS_VAR_DELTA]		= { "delta", "ref-p", "p-ref" },
+	[LPS_VAR_THS]		= { "ths", "strict", "inclusive" },
+	[LPS_VAR_LIR]		= { "lir", "latch", "ignored" },
+	[LPS_VAR_INT2]		= { "int2", "present", "absent" },
+};
+
+/* One "key=value" token into var; -EINVAL (var untouched) if unknown. */
+int lps_variant_parse(struct lps_variant *var, const char *tok)
+{
+	const char *eq = strchr(tok, '=');
+	unsigned int id, i;
+
+	if (!eq)
+		return -EINVAL;
+	for (id = 0; id < LPS_NUM_VARS; id++) {
+		const char *key = lps_var_names[id][0];
+
+		if (strlen(key) != eq - tok || strncmp(tok, key, eq - tok))
+			continue;
+		for (i = 1; lps_var_names[id][i]; i++) {
+			if (!strcmp(eq + 1, lps_var_names[id][i])) {
+				var->v[id] = i - 1;
+				return 0;
+			}
+		}
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static bool lps_var(const struct lps_model *m, enum lps_var_id id, u8 val)
+{
+	return m->var.v[id] == val;
+}
+
 static bool lps_bdu(const struct lps_model *m)
 {
 	return m->ctrl1 & LPS_CTRL1_BDU;
@@ -99,14 +143,49 @@ unsigned int lps_model_dr(const struct lps_model *m)
 	return (m->ctrl1 & LPS_CTRL1_DR_MASK) >> LPS_CTRL1_DR_SHIFT;
 }
 
-u64 lps_model_period_ns(unsigned int dr)
+enum lps_rate {
+	LPS_RATE_P7_T1,
+	LPS_RATE_P7_T7,
+	LPS_RATE_P12_T12,
+	LPS_RATE_P1_T1,
+};
+
+/* What a DR code does in this variant (dr01=, dr10=) */
+static enum lps_rate lps_rate_of(const struct lps_model *m, unsigned int dr)
 {
-	return dr == LPS_DR_P12_T12 ? LPS_PERIOD_12HZ5_NS : LPS_PERIOD_7HZ_NS;
+	switch (dr) {
+	case LPS_DR_P7_T1:
+		return LPS_RATE_P7_T1;
+	case LPS_DR_P7_T7:
+		if (lps_var(m, LPS_VAR_DR01, LPS_DR01_1HZ))
+			return LPS_RATE_P1_T1;
+		return LPS_RATE_P7_T7;
+	case LPS_DR_RESERVED:
+		if (lps_var(m, LPS_VAR_DR10, LPS_DR10_12HZ5))
+			return LPS_RATE_P12_T12;
+		if (lps_var(m, LPS_VAR_DR10, LPS_DR10_1HZ))
+			return LPS_RATE_P1_T1;
+		return LPS_RATE_P7_T7;
+	default:
+		return LPS_RATE_P12_T12;
+	}
 }
 
-unsigned int lps_model_t_divider(unsigned int dr)
+u64 lps_model_period_ns(const struct lps_model *m, unsigned int dr)
 {
-	return dr == LPS_DR_P7_T1 ? LPS_T_DIV_1HZ : 1;
+	switch (lps_rate_of(m, dr)) {
+	case LPS_RATE_P12_T12:
+		return LPS_PERIOD_12HZ5_NS;
+	case LPS_RATE_P1_T1:
+		return LPS_PERIOD_1HZ_NS;
+	default:
+		return LPS_PERIOD_7HZ_NS;
+	}
+}
+
+unsigned int lps_model_t_divider(const struct lps_model *m, unsigned int dr)
+{
+	return lps_rate_of(m, dr) == LPS_RATE_P7_T1 ? LPS_T_DIV_1HZ : 1;
 }
 
 static void lps_set_ctrl1(struct lps_model *m, u8 val)
@@ -118,12 +197,16 @@ static void lps_set_ctrl1(struct lps_model *m, u8 val)
 	if (!(old & LPS_CTRL1_PD) && (val & LPS_CTRL1_PD)) {
 		m->power_ups++;
 		m->ticks = 0;
+		m->p_unsettled = true;
+		m->t_unsettled = true;
 	}
 	if ((old ^ val) & LPS_CTRL1_DR_MASK)
 		m->ticks = 0;
-	if ((old & LPS_CTRL1_BDU) && !(val & LPS_CTRL1_BDU))
+	if ((old & LPS_CTRL1_BDU) && !(val & LPS_CTRL1_BDU)) {
 		for (i = 0; i < LPS_NUM_PAIRS; i++)
 			lps_pair_release(m, i);
+		m->block_held = false;
+	}
 }
 
 u8 lps_model_int_src(const struct lps_model *m)
@@ -131,7 +214,8 @@ u8 lps_model_int_src(const struct lps_model *m)
 	u8 en = m->int_cfg & (LPS_INT_CFG_PH_E | LPS_INT_CFG_PL_E);
 	u8 flags;
 
-	if (m->int_cfg & LPS_INT_CFG_LIR)
+	if ((m->int_cfg & LPS_INT_CFG_LIR) &&
+	    lps_var(m, LPS_VAR_LIR, LPS_LIR_LATCH))
 		flags = m->latched;
 	else
 		flags = m->cmp & en;
@@ -247,6 +331,33 @@ void lps_model_poke(struct lps_model *m, u8 reg, u8 val)
 	}
 }
 
+/*
+ * bdu=block: the first output byte read holds every pair; the hold ends
+ * once each pair read from since is complete (both bytes read).
+ */
+static void lps_block_read(struct lps_model *m, unsigned int byte)
+{
+	unsigned int i;
+
+	if (!m->block_held) {
+		m->block_held = true;
+		m->block_seen = 0;
+		for (i = 0; i < LPS_NUM_PAIRS; i++)
+			m->pair[i].held = true;
+	}
+	m->block_seen |= BIT(byte);
+	for (i = 0; i < LPS_NUM_PAIRS; i++) {
+		u8 both = 3 << (2 * i);
+		u8 seen = m->block_seen & both;
+
+		if (seen && seen != both)
+			return;
+	}
+	m->block_held = false;
+	for (i = 0; i < LPS_NUM_PAIRS; i++)
+		lps_pair_release(m, i);
+}
+
 u8 lps_model_read(struct lps_model *m, u8 reg)
 {
 	u8 val;
@@ -262,14 +373,18 @@ u8 lps_model_read(struct lps_model *m, u8 reg)
 		struct lps_pair *p = &m->pair[id];
 
 		/* DA goes first: a release below may bring a newer sample */
-		if (high && id == LPS_PAIR_PRESS)
-			m->status &= ~(LPS_STATUS_P_DA | LPS_STATUS_P_OR);
-		else if (high && id == LPS_PAIR_TEMP)
-			m->status &= ~(LPS_STATUS_T_DA | LPS_STATUS_T_OR);
+		if (high && lps_var(m, LPS_VAR_DA_CLEAR, LPS_DA_CLEAR_OUT_H)) {
+			if (id == LPS_PAIR_PRESS)
+				m->status &= ~(LPS_STATUS_P_DA | LPS_STATUS_P_OR);
+			else if (id == LPS_PAIR_TEMP)
+				m->status &= ~(LPS_STATUS_T_DA | LPS_STATUS_T_OR);
+		}
 
 		if (!lps_bdu(m))
 			break;
-		if (!p->held) {
+		if (lps_var(m, LPS_VAR_BDU, LPS_BDU_BLOCK)) {
+			lps_block_read(m, reg - LPS_REG_PRESS_L);
+		} else if (!p->held) {
 			p->held = true;
 			p->held_by_high = high;
 		} else if (p->held_by_high != high) {
@@ -277,6 +392,11 @@ u8 lps_model_read(struct lps_model *m, u8 reg)
 		}
 		break;
 	}
+	case LPS_REG_STATUS:
+		if (lps_var(m, LPS_VAR_DA_CLEAR, LPS_DA_CLEAR_STATUS))
+			m->status &= ~(LPS_STATUS_P_DA | LPS_STATUS_P_OR |
+				       LPS_STATUS_T_DA | LPS_STATUS_T_OR);
+		break;
 	case LPS_REG_INT_ACK:
 		m->latched = 0;
 		break;
@@ -327,10 +447,13 @@ static void lps_compare(struct lps_model *m, u16 press)
 	s32 above = (s32)press - (s32)m->ref;
 	u8 cmp = 0;
 
+	/* inclusive: P - REF >= THS is P - REF > THS - 1 */
+	s32 ths = (s32)m->ths - lps_var(m, LPS_VAR_THS, LPS_THS_INCLUSIVE);
+
 	if (m->ctrl1 & LPS_CTRL1_DIFF_EN) {
-		if (above > (s32)m->ths)
+		if (above > ths)
 			cmp |= LPS_INT_SRC_PH;
-		if (-above > (s32)m->ths)
+		if (-above > ths)
 			cmp |= LPS_INT_SRC_PL;
 	}
 	m->cmp = cmp;
@@ -348,6 +471,10 @@ bool lps_model_tick(struct lps_model *m)
 
 	press = (u16)(s->p0 + (s64)s->np * s->dp);
 	s->np++;
+	if (m->p_unsettled && lps_var(m, LPS_VAR_FIRST_SAMPLE, LPS_FIRST_GARBAGE))
+		press = LPS_GARBAGE_P;
+	m->p_unsettled = false;
+	m->drdy_pulse = true;
 	m->samples++;
 	if (m->status & LPS_STATUS_P_DA) {
 		m->status |= LPS_STATUS_P_OR;
@@ -359,16 +486,20 @@ bool lps_model_tick(struct lps_model *m)
 	if (m->ctrl1 & LPS_CTRL1_DIFF_EN) {
 		s32 d = (s32)m->ref - (s32)press;
 
-		if (m->delta_p_minus_ref)
+		if (lps_var(m, LPS_VAR_DELTA, LPS_DELTA_P_MINUS_REF))
 			d = -d;
 		lps_pair_update(m, LPS_PAIR_DELTA, (u16)d);
 	}
 	lps_compare(m, press);
 
 	m->ticks++;
-	if (m->ticks % lps_model_t_divider(dr) == 0) {
+	if (m->ticks % lps_model_t_divider(m, dr) == 0) {
 		temp = (u16)(s->t0 + (s64)s->nt * s->dt);
 		s->nt++;
+		if (m->t_unsettled &&
+		    lps_var(m, LPS_VAR_FIRST_SAMPLE, LPS_FIRST_GARBAGE))
+			temp = LPS_GARBAGE_T;
+		m->t_unsettled = false;
 		m->t_samples++;
 		if (m->status & LPS_STATUS_T_DA)
 			m->status |= LPS_STATUS_T_OR;
@@ -389,6 +520,8 @@ int lps_model_pad_level(const struct lps_model *m, unsigned int pad)
 	u8 src;
 	bool sig;
 
+	if (pad && lps_var(m, LPS_VAR_INT2, LPS_INT2_ABSENT))
+		return LPS_PAD_HIZ;
 	cfg = pad ? m->ctrl3 >> LPS_CTRL3_INT2_SHIFT : m->ctrl3;
 	cfg &= LPS_CTRL3_CFG_MASK;
 	src = lps_model_int_src(m);
@@ -404,7 +537,9 @@ int lps_model_pad_level(const struct lps_model *m, unsigned int pad)
 		sig = src & (LPS_INT_SRC_PH | LPS_INT_SRC_PL);
 		break;
 	case LPS_PAD_CFG_DRDY:
-		sig = m->status & LPS_STATUS_P_DA;
+		/* a pulsing pad idles; the glue makes the pulse */
+		sig = lps_var(m, LPS_VAR_DRDY, LPS_DRDY_LEVEL) &&
+		      (m->status & LPS_STATUS_P_DA);
 		break;
 	case LPS_PAD_CFG_HIZ:
 		return LPS_PAD_HIZ;
@@ -413,4 +548,26 @@ int lps_model_pad_level(const struct lps_model *m, unsigned int pad)
 		break;
 	}
 	return sig ^ !!(m->ctrl3 & LPS_CTRL3_INT_H_L);
+}
+
+/* drdy=pulse: does this pad pulse on a new pressure sample? */
+bool lps_model_pad_pulses(const struct lps_model *m, unsigned int pad)
+{
+	unsigned int cfg;
+
+	if (!lps_var(m, LPS_VAR_DRDY, LPS_DRDY_PULSE))
+		return false;
+	if (pad && lps_var(m, LPS_VAR_INT2, LPS_INT2_ABSENT))
+		return false;
+	cfg = pad ? m->ctrl3 >> LPS_CTRL3_INT2_SHIFT : m->ctrl3;
+	return (cfg & LPS_CTRL3_CFG_MASK) == LPS_PAD_CFG_DRDY;
+}
+
+/* Whether a pressure sample landed since the last call */
+bool lps_model_take_pulse(struct lps_model *m)
+{
+	bool pulse = m->drdy_pulse;
+
+	m->drdy_pulse = false;
+	return pulse;
 }

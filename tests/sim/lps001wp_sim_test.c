@@ -9,6 +9,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/slab.h>
 
 #include "lps001wp_sim.h"
@@ -338,7 +339,7 @@ static void test_delta_sign(struct kunit *test)
 	lps_model_tick(m);				/* P = 16212 */
 	KUNIT_EXPECT_EQ(test, (s16)delta_of(m), -212);
 
-	m->delta_p_minus_ref = true;
+	m->var.v[LPS_VAR_DELTA] = LPS_DELTA_P_MINUS_REF;
 	lps_model_tick(m);
 	KUNIT_EXPECT_EQ(test, (s16)delta_of(m), 212);
 
@@ -461,13 +462,17 @@ static void test_dr_periods(struct kunit *test)
 	struct lps_model *m = new_model(test);
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, lps_model_period_ns(LPS_DR_P7_T1), 142857142ULL);
-	KUNIT_EXPECT_EQ(test, lps_model_period_ns(LPS_DR_P7_T7), 142857142ULL);
-	KUNIT_EXPECT_EQ(test, lps_model_period_ns(LPS_DR_RESERVED),
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_P7_T1),
 			142857142ULL);
-	KUNIT_EXPECT_EQ(test, lps_model_period_ns(LPS_DR_P12_T12), 80000000ULL);
-	KUNIT_EXPECT_EQ(test, lps_model_t_divider(LPS_DR_P7_T1), 7);
-	KUNIT_EXPECT_EQ(test, lps_model_t_divider(LPS_DR_RESERVED), 1);
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_P7_T7),
+			142857142ULL);
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_RESERVED),
+			142857142ULL);
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_P12_T12),
+			80000000ULL);
+	KUNIT_EXPECT_EQ(test, lps_model_t_divider(m, LPS_DR_P7_T1), 7);
+	KUNIT_EXPECT_EQ(test, lps_model_t_divider(m, LPS_DR_P7_T7), 1);
+	KUNIT_EXPECT_EQ(test, lps_model_t_divider(m, LPS_DR_RESERVED), 1);
 
 	/* DR = 00: temperature on every 7th pressure sample only */
 	power_up(m, 0);
@@ -543,6 +548,202 @@ static void test_boot_self_clears(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bus_read1(m, LPS_REG_REF_L), 0x42);
 }
 
+/*
+ * Variant switches (struct lps_variant). Each case checks a value that the
+ * default model gets otherwise, so a switch the model ignored fails it.
+ */
+static void test_var_parse(struct kunit *test)
+{
+	struct lps_variant var = { };
+
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "dr01=1"), 0);
+	KUNIT_EXPECT_EQ(test, var.v[LPS_VAR_DR01], LPS_DR01_1HZ);
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "dr10=12.5"), 0);
+	KUNIT_EXPECT_EQ(test, var.v[LPS_VAR_DR10], LPS_DR10_12HZ5);
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "int2=absent"), 0);
+	KUNIT_EXPECT_EQ(test, var.v[LPS_VAR_INT2], LPS_INT2_ABSENT);
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "dr01=7"), 0);
+	KUNIT_EXPECT_EQ(test, var.v[LPS_VAR_DR01], LPS_DR01_7HZ);
+	/* unknown key or value, prefix of a key, no '=': refused, unchanged */
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "dr10=2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "dr=1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "dr011=1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lps_variant_parse(&var, "bdu"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, var.v[LPS_VAR_DR10], LPS_DR10_12HZ5);
+	KUNIT_EXPECT_STREQ(test, lps_var_names[LPS_VAR_LIR][0], "lir");
+}
+
+static void test_var_dr_rates(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+
+	m->var.v[LPS_VAR_DR01] = LPS_DR01_1HZ;
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_P7_T7),
+			1000000000ULL);
+	KUNIT_EXPECT_EQ(test, lps_model_t_divider(m, LPS_DR_P7_T7), 1);
+	/* 00 and 11 are not affected, and 10 keeps its own setting */
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_P7_T1),
+			142857142ULL);
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_RESERVED),
+			142857142ULL);
+
+	m->var.v[LPS_VAR_DR10] = LPS_DR10_12HZ5;
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_RESERVED),
+			80000000ULL);
+	m->var.v[LPS_VAR_DR10] = LPS_DR10_1HZ;
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_RESERVED),
+			1000000000ULL);
+	KUNIT_EXPECT_EQ(test, lps_model_t_divider(m, LPS_DR_RESERVED), 1);
+	KUNIT_EXPECT_EQ(test, lps_model_period_ns(m, LPS_DR_P12_T12),
+			80000000ULL);
+}
+
+static void test_var_da_cleared_by_status(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+	u8 buf[4];
+
+	m->var.v[LPS_VAR_DA_CLEAR] = LPS_DA_CLEAR_STATUS;
+	power_up(m, 1 << LPS_CTRL1_DR_SHIFT);
+	lps_model_tick(m);
+	lps_model_tick(m);
+	/* the outputs clear nothing */
+	bus_read(m, LPS_SUB_AUTOINC | LPS_REG_PRESS_L, buf, 4);
+	KUNIT_EXPECT_EQ(test, lps_model_peek(m, LPS_REG_STATUS), 0x33);
+	/* STATUS shows its bits once, then they are gone */
+	KUNIT_EXPECT_EQ(test, bus_read1(m, LPS_REG_STATUS), 0x33);
+	KUNIT_EXPECT_EQ(test, bus_read1(m, LPS_REG_STATUS), 0x00);
+	lps_model_tick(m);
+	KUNIT_EXPECT_EQ(test, bus_read1(m, LPS_REG_STATUS), 0x03);
+}
+
+static void test_var_bdu_block(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+	u8 lo, hi, t[2];
+
+	m->var.v[LPS_VAR_BDU] = LPS_BDU_BLOCK;
+	lps_model_set_stimulus(m, LPS_STIM_COUNTER, 0x01ff, 0, 0x00ff, 0);
+	power_up(m, LPS_CTRL1_BDU | 1 << LPS_CTRL1_DR_SHIFT);
+	lps_model_tick(m);			/* P 0x01ff, T 0x00ff */
+	lo = bus_read1(m, LPS_REG_PRESS_L);	/* holds the whole block */
+	lps_model_tick(m);			/* P 0x0200, T 0x0100 pending */
+	/* per pair, T would be the new 0x0100 here */
+	bus_read(m, LPS_SUB_AUTOINC | LPS_REG_TEMP_L, t, 2);
+	KUNIT_EXPECT_EQ(test, t[1] << 8 | t[0], 0x00ff);
+	/* T complete, P not: still held */
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_TEMP].out, 0x00ff);
+	hi = bus_read1(m, LPS_REG_PRESS_H);
+	KUNIT_EXPECT_EQ(test, hi << 8 | lo, 0x01ff);
+	/* P complete too: both pairs released */
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_PRESS].out, 0x0200);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_TEMP].out, 0x0100);
+	KUNIT_EXPECT_FALSE(test, m->block_held);
+}
+
+static void test_var_drdy_pulse(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+
+	m->var.v[LPS_VAR_DRDY] = LPS_DRDY_PULSE;
+	bus_write1(m, LPS_REG_CTRL3, LPS_PAD_CFG_DRDY |
+		   LPS_PAD_CFG_PH << LPS_CTRL3_INT2_SHIFT);
+	power_up(m, 0);
+	lps_model_tick(m);
+	/* P_DA is set, yet the pad idles: level DRDY would read 1 */
+	KUNIT_EXPECT_EQ(test, m->status & LPS_STATUS_P_DA, LPS_STATUS_P_DA);
+	KUNIT_EXPECT_EQ(test, lps_model_pad_level(m, 0), 0);
+	KUNIT_EXPECT_TRUE(test, lps_model_pad_pulses(m, 0));
+	KUNIT_EXPECT_FALSE(test, lps_model_pad_pulses(m, 1));
+	KUNIT_EXPECT_TRUE(test, lps_model_take_pulse(m));
+	KUNIT_EXPECT_FALSE(test, lps_model_take_pulse(m));
+	lps_model_tick(m);
+	KUNIT_EXPECT_TRUE(test, lps_model_take_pulse(m));
+
+	m->var.v[LPS_VAR_DRDY] = LPS_DRDY_LEVEL;
+	KUNIT_EXPECT_EQ(test, lps_model_pad_level(m, 0), 1);
+	KUNIT_EXPECT_FALSE(test, lps_model_pad_pulses(m, 0));
+}
+
+static void test_var_first_sample_garbage(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+
+	m->var.v[LPS_VAR_FIRST_SAMPLE] = LPS_FIRST_GARBAGE;
+	lps_model_set_stimulus(m, LPS_STIM_COUNTER, 16000, 0, 1600, 0);
+	power_up(m, 0);			/* DR 00: T on the 7th sample */
+	lps_model_tick(m);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_PRESS].out, LPS_GARBAGE_P);
+	lps_model_tick(m);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_PRESS].out, 16001);
+	while (m->t_samples < 1)
+		lps_model_tick(m);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_TEMP].out, LPS_GARBAGE_T);
+	while (m->t_samples < 2)
+		lps_model_tick(m);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_TEMP].out, 1601);
+
+	/* every power-up, not a DR change */
+	power_up(m, 3 << LPS_CTRL1_DR_SHIFT);
+	lps_model_tick(m);
+	KUNIT_EXPECT_NE(test, m->pair[LPS_PAIR_PRESS].out, LPS_GARBAGE_P);
+	bus_write1(m, LPS_REG_CTRL1, 0);
+	power_up(m, 3 << LPS_CTRL1_DR_SHIFT);
+	lps_model_tick(m);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_PRESS].out, LPS_GARBAGE_P);
+	KUNIT_EXPECT_EQ(test, m->pair[LPS_PAIR_TEMP].out, LPS_GARBAGE_T);
+}
+
+static void test_var_ths_inclusive(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+
+	m->var.v[LPS_VAR_THS] = LPS_THS_INCLUSIVE;
+	set_ref_ths(m, 16200, 12);
+	bus_write1(m, LPS_REG_INT_CFG, LPS_INT_CFG_PH_E | LPS_INT_CFG_PL_E);
+	power_up(m, LPS_CTRL1_DIFF_EN);
+
+	/* strict would give 0 for exactly +-12 */
+	KUNIT_EXPECT_EQ(test, src_after(m, 16212),
+			LPS_INT_SRC_IA | LPS_INT_SRC_PH);
+	KUNIT_EXPECT_EQ(test, src_after(m, 16188),
+			LPS_INT_SRC_IA | LPS_INT_SRC_PL);
+	KUNIT_EXPECT_EQ(test, src_after(m, 16211), 0);
+	KUNIT_EXPECT_EQ(test, src_after(m, 16189), 0);
+}
+
+static void test_var_lir_ignored(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+
+	m->var.v[LPS_VAR_LIR] = LPS_LIR_IGNORED;
+	set_ref_ths(m, 16200, 0);
+	bus_write1(m, LPS_REG_INT_CFG, LPS_INT_CFG_LIR | LPS_INT_CFG_PH_E |
+		   LPS_INT_CFG_PL_E);
+	power_up(m, LPS_CTRL1_DIFF_EN);
+
+	KUNIT_EXPECT_EQ(test, src_after(m, 16300),
+			LPS_INT_SRC_IA | LPS_INT_SRC_PH);
+	/* a latch would still show PH here */
+	KUNIT_EXPECT_EQ(test, src_after(m, 16200), 0);
+	KUNIT_EXPECT_EQ(test, src_after(m, 16100),
+			LPS_INT_SRC_IA | LPS_INT_SRC_PL);
+}
+
+static void test_var_int2_absent(struct kunit *test)
+{
+	struct lps_model *m = new_model(test);
+
+	m->var.v[LPS_VAR_INT2] = LPS_INT2_ABSENT;
+	bus_write1(m, LPS_REG_CTRL3, LPS_CTRL3_INT_H_L | LPS_PAD_CFG_GND |
+		   LPS_PAD_CFG_GND << LPS_CTRL3_INT2_SHIFT);
+	/* INT1 inverted to 1; a present INT2 would read 1 as well */
+	KUNIT_EXPECT_EQ(test, lps_model_pad_level(m, 0), 1);
+	KUNIT_EXPECT_EQ(test, lps_model_pad_level(m, 1), LPS_PAD_HIZ);
+	/* the bits are stored all the same */
+	KUNIT_EXPECT_EQ(test, bus_read1(m, LPS_REG_CTRL3), LPS_CTRL3_INT_H_L);
+}
+
 static struct kunit_case lps_model_cases[] = {
 	KUNIT_CASE(test_who_am_i),
 	KUNIT_CASE(test_reset_values),
@@ -566,6 +767,15 @@ static struct kunit_case lps_model_cases[] = {
 	KUNIT_CASE(test_dr_periods),
 	KUNIT_CASE(test_stimulus),
 	KUNIT_CASE(test_boot_self_clears),
+	KUNIT_CASE(test_var_parse),
+	KUNIT_CASE(test_var_dr_rates),
+	KUNIT_CASE(test_var_da_cleared_by_status),
+	KUNIT_CASE(test_var_bdu_block),
+	KUNIT_CASE(test_var_drdy_pulse),
+	KUNIT_CASE(test_var_first_sample_garbage),
+	KUNIT_CASE(test_var_ths_inclusive),
+	KUNIT_CASE(test_var_lir_ignored),
+	KUNIT_CASE(test_var_int2_absent),
 	{}
 };
 
@@ -599,16 +809,56 @@ struct glue_ctx {
 	struct lps_sim *sim;
 	struct lps_sim_chip *chip;
 	struct completion irq_done;
+	atomic_t threads;
 	unsigned int virq;
 	bool requested;
 };
 
-static int glue_write(struct glue_ctx *g, u8 reg, u8 val)
+static int glue_write_at(struct glue_ctx *g, u16 addr, u8 reg, u8 val)
 {
 	u8 buf[2] = { reg, val };
-	struct i2c_msg msg = { .addr = GLUE_ADDR, .len = 2, .buf = buf };
+	struct i2c_msg msg = { .addr = addr, .len = 2, .buf = buf };
 
 	return i2c_transfer(&g->sim->adap, &msg, 1);
+}
+
+static int glue_write(struct glue_ctx *g, u8 reg, u8 val)
+{
+	return glue_write_at(g, GLUE_ADDR, reg, val);
+}
+
+/* The level on the wire of one of the glue chip's lines */
+static int glue_line(struct glue_ctx *g, unsigned int pad)
+{
+	unsigned long flags;
+	int lvl;
+
+	raw_spin_lock_irqsave(&g->sim->line_lock, flags);
+	lvl = g->sim->line[g->chip->index * LPS_SIM_NUM_PADS + pad];
+	raw_spin_unlock_irqrestore(&g->sim->line_lock, flags);
+	return lvl;
+}
+
+static u64 glue_irqs(struct glue_ctx *g, unsigned int pad)
+{
+	unsigned long flags;
+	u64 n;
+
+	raw_spin_lock_irqsave(&g->sim->line_lock, flags);
+	n = g->chip->irqs[pad];
+	raw_spin_unlock_irqrestore(&g->sim->line_lock, flags);
+	return n;
+}
+
+/* As a variant write: the lines see the switch from the next bus access */
+static void glue_set_var(struct glue_ctx *g, struct lps_sim_chip *c,
+			 enum lps_var_id id, u8 val)
+{
+	spin_lock_irq(&c->lock);
+	c->model.var.v[id] = val;
+	spin_unlock_irq(&c->lock);
+	/* WHO_AM_I ignores writes */
+	glue_write_at(g, c->addr, LPS_REG_WHO_AM_I, 0);
 }
 
 static u8 glue_read(struct kunit *test, struct glue_ctx *g, u8 reg)
@@ -674,7 +924,8 @@ static void glue_exit(struct kunit *test)
 	if (!g)
 		return;
 	glue_release(g);
-	lps_sim_chip_reset(g->chip);
+	lps_sim_chip_reset(&g->sim->chip[0]);
+	lps_sim_chip_reset(&g->sim->chip[1]);
 }
 
 static void test_glue_absent_address(struct kunit *test)
@@ -727,13 +978,12 @@ static void test_glue_wrong_polarity(struct kunit *test)
 static void test_glue_int2_threshold_active_low(struct kunit *test)
 {
 	struct glue_ctx *g = test->priv;
-	unsigned long flags;
 
 	glue_request(test, g, 1, IRQF_TRIGGER_FALLING);
 	/* idle level of an active-low pad is high: a rising edge, ignored */
 	glue_write(g, LPS_REG_CTRL3, LPS_CTRL3_INT_H_L |
 		   LPS_PAD_CFG_PH << LPS_CTRL3_INT2_SHIFT);
-	KUNIT_EXPECT_EQ(test, g->chip->pad_level[1], 1);
+	KUNIT_EXPECT_EQ(test, glue_line(g, 1), 1);
 	glue_write(g, LPS_REG_REF_H, 0x3e);		/* REF 15872 < P */
 	glue_write(g, LPS_REG_INT_CFG, LPS_INT_CFG_LIR | LPS_INT_CFG_PH_E);
 	glue_write(g, LPS_REG_CTRL1, 0x78);		/* PD, 12.5 Hz, DIFF_EN */
@@ -745,11 +995,10 @@ static void test_glue_int2_threshold_active_low(struct kunit *test)
 
 	/* latched: stays asserted until INT_ACK; release is a rising edge */
 	glue_write(g, LPS_REG_CTRL1, 0x00);
+	KUNIT_EXPECT_EQ(test, glue_line(g, 1), 0);
 	glue_read(test, g, LPS_REG_INT_ACK);
-	spin_lock_irqsave(&g->chip->lock, flags);
-	KUNIT_EXPECT_EQ(test, g->chip->pad_level[1], 1);
-	spin_unlock_irqrestore(&g->chip->lock, flags);
-	KUNIT_EXPECT_EQ(test, g->chip->irqs[1], 1);
+	KUNIT_EXPECT_EQ(test, glue_line(g, 1), 1);
+	KUNIT_EXPECT_EQ(test, glue_irqs(g, 1), 1);
 }
 
 static void test_glue_power_and_rate(struct kunit *test)
@@ -784,6 +1033,110 @@ static void test_glue_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g->chip->transfers, 2);
 }
 
+/* Thread of a level line: leaves DRDY asserted twice, then takes samples */
+static irqreturn_t glue_level_thread(int irq, void *data)
+{
+	struct glue_ctx *g = data;
+	u8 reg = LPS_REG_PRESS_H, val;
+	struct i2c_msg msg[2] = {
+		{ .addr = GLUE_ADDR, .len = 1, .buf = &reg },
+		{ .addr = GLUE_ADDR, .flags = I2C_M_RD, .len = 1, .buf = &val },
+	};
+
+	if (atomic_inc_return(&g->threads) >= 3) {
+		i2c_transfer(&g->sim->adap, msg, 2);
+		complete(&g->irq_done);
+	}
+	return IRQ_HANDLED;
+}
+
+static void test_glue_level_oneshot(struct kunit *test)
+{
+	struct glue_ctx *g = test->priv;
+	unsigned int virq = g->chip->virq[0];
+	int ret;
+
+	/* irq=edge (default): a level type is refused, as irq_sim does */
+	ret = request_threaded_irq(virq, NULL, glue_level_thread,
+				   IRQF_TRIGGER_HIGH | IRQF_ONESHOT,
+				   "lps001wp-sim-test", g);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+
+	glue_set_var(g, g->chip, LPS_VAR_IRQ, LPS_IRQ_LEVEL);
+	ret = request_threaded_irq(virq, NULL, glue_level_thread,
+				   IRQF_TRIGGER_HIGH | IRQF_ONESHOT,
+				   "lps001wp-sim-test", g);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	g->virq = virq;
+	g->requested = true;
+	KUNIT_EXPECT_EQ(test, irq_get_trigger_type(virq), IRQ_TYPE_LEVEL_HIGH);
+
+	glue_write(g, LPS_REG_CTRL3, LPS_PAD_CFG_DRDY);
+	glue_write(g, LPS_REG_CTRL1, 0x70);
+	/* the thread returns with DRDY still high: unmasking fires again */
+	KUNIT_EXPECT_TRUE(test, glue_wait(g, 1000));
+	KUNIT_EXPECT_GE(test, atomic_read(&g->threads), 3);
+	KUNIT_EXPECT_GE(test, glue_irqs(g, 0), 3);
+	glue_write(g, LPS_REG_CTRL1, 0x00);
+	glue_release(g);
+
+	/* an edge asked for becomes the level of the same sense */
+	KUNIT_EXPECT_EQ(test, irq_set_irq_type(virq, IRQ_TYPE_EDGE_FALLING), 0);
+	KUNIT_EXPECT_EQ(test, irq_get_trigger_type(virq), IRQ_TYPE_LEVEL_LOW);
+	glue_set_var(g, g->chip, LPS_VAR_IRQ, LPS_IRQ_EDGE);
+	KUNIT_EXPECT_EQ(test, irq_set_irq_type(virq, IRQ_TYPE_EDGE_FALLING), 0);
+	KUNIT_EXPECT_EQ(test, irq_get_trigger_type(virq),
+			IRQ_TYPE_EDGE_FALLING);
+}
+
+static void test_glue_drdy_pulse(struct kunit *test)
+{
+	struct glue_ctx *g = test->priv;
+
+	glue_set_var(g, g->chip, LPS_VAR_DRDY, LPS_DRDY_PULSE);
+	glue_request(test, g, 0, IRQF_TRIGGER_RISING);
+	glue_write(g, LPS_REG_CTRL3, LPS_PAD_CFG_DRDY);
+	glue_write(g, LPS_REG_CTRL1, 0x70);
+	msleep(500);
+	glue_write(g, LPS_REG_CTRL1, 0x00);
+	/* an edge per sample, nothing read: level DRDY gives one edge */
+	KUNIT_EXPECT_GE(test, glue_irqs(g, 0), 3);
+	KUNIT_EXPECT_EQ(test, glue_line(g, 0), 0);
+	KUNIT_EXPECT_EQ(test, glue_read(test, g, LPS_REG_STATUS) &
+			LPS_STATUS_P_DA, LPS_STATUS_P_DA);
+}
+
+static void test_glue_shared_line(struct kunit *test)
+{
+	struct glue_ctx *g = test->priv;
+	struct lps_sim_chip *other = &g->sim->chip[0];
+
+	glue_set_var(g, g->chip, LPS_VAR_SHARED, 1);
+	glue_request(test, g, 0, IRQF_TRIGGER_RISING);
+	/* the other chip asserts its INT1: DRDY with a sample pending */
+	spin_lock_irq(&other->lock);
+	lps_model_poke(&other->model, LPS_REG_STATUS, LPS_STATUS_P_DA);
+	spin_unlock_irq(&other->lock);
+	glue_write_at(g, other->addr, LPS_REG_CTRL3, LPS_PAD_CFG_DRDY);
+	KUNIT_EXPECT_TRUE(test, glue_wait(g, 1000));
+	KUNIT_EXPECT_EQ(test, glue_irqs(g, 0), 1);
+
+	/* our own data-ready makes no edge: the line is asserted already */
+	reinit_completion(&g->irq_done);
+	glue_write(g, LPS_REG_CTRL3, LPS_PAD_CFG_DRDY);
+	glue_write(g, LPS_REG_CTRL1, 0x70);
+	KUNIT_EXPECT_FALSE(test, glue_wait(g, 400));
+	glue_write(g, LPS_REG_CTRL1, 0x00);
+	KUNIT_EXPECT_EQ(test, glue_read(test, g, LPS_REG_STATUS) &
+			LPS_STATUS_P_DA, LPS_STATUS_P_DA);
+	/* the other lets go, ours still holds the line */
+	glue_write_at(g, other->addr, LPS_REG_CTRL3, LPS_PAD_CFG_GND);
+	KUNIT_EXPECT_EQ(test, glue_line(g, 0), 1);
+	glue_read(test, g, LPS_REG_PRESS_H);
+	KUNIT_EXPECT_EQ(test, glue_line(g, 0), 0);
+	KUNIT_EXPECT_EQ(test, glue_irqs(g, 0), 1);
+}
+
 static struct kunit_case lps_glue_cases[] = {
 	KUNIT_CASE(test_glue_absent_address),
 	KUNIT_CASE(test_glue_drdy_rising),
@@ -791,6 +1144,9 @@ static struct kunit_case lps_glue_cases[] = {
 	KUNIT_CASE(test_glue_int2_threshold_active_low),
 	KUNIT_CASE(test_glue_power_and_rate),
 	KUNIT_CASE(test_glue_faults),
+	KUNIT_CASE(test_glue_level_oneshot),
+	KUNIT_CASE(test_glue_drdy_pulse),
+	KUNIT_CASE(test_glue_shared_line),
 	{}
 };
 

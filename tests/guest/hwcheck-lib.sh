@@ -1,0 +1,62 @@
+# shellcheck shell=sh
+# Helpers of the hwcheck suites (80-hwcheck, 81-hwcheck-faults): the
+# simulator and the driver loaded, a client at 0x5c, hwcheck run on it.
+# Sourced by the suites, not a suite itself (no number).
+
+HW=/tests/lps001wp-hwcheck.sh
+HDR=/tests/lps001wp.h
+A=0x5c
+
+modprobe lps001wp_sim
+modprobe lps001wp
+BUS=$(i2c_bus_of lps001wp-sim)
+DEV=$BUS-005c
+OUT=/tmp/hwcheck.out
+ERR=/tmp/hwcheck.err
+
+# wregs: the chip's writable registers, from the side-effect-free dump
+wregs() {
+	for r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do printf '%s ' "$(regval 5c $r)"; done
+}
+bound() {
+	[ "$(basename "$(readlink "/sys/bus/i2c/devices/$DEV/driver" 2>/dev/null)")" = lps001wp ]
+}
+regs_are() {
+	[ "$(wregs)" = "$1" ]
+}
+# key KEY: a value from the report's key=value block
+key() {
+	sed -n '/^--- hwcheck begin ---$/,/^--- hwcheck end ---$/p' "$OUT" | sed -n "s/^$1=//p"
+}
+# client VARIANT: a fresh client at 0x5c (INT1 rising) on a chip in VARIANT;
+# the variant first, so that irq= applies to the client's line
+client() {
+	[ -e "/sys/bus/i2c/devices/$DEV" ] && echo $A > "$SIM"/delete_device
+	check_eq "variant $1" 0 "$(write_errno "$SIM"/5c/variant "$1")"
+	echo "ramp 16212 0 1600 1" > "$SIM"/5c/stimulus
+	echo "$A irq=rising" > "$SIM"/new_device
+	wait_for 5 bound
+}
+# hwcheck LABEL: one quick run; stdout in $OUT, stderr in $ERR, status in $rc
+hwcheck() {
+	wait_for 5 powered_down
+	before=$(wregs)
+	sh "$HW" -q -b "$BUS" -a $A -H "$HDR" > "$OUT" 2> "$ERR"
+	# shellcheck disable=SC2034 # read by the suites
+	rc=$?
+	check_true "$1: driver bound again" wait_for 5 bound
+	check_true "$1: registers as before ($before, now $(wregs))" wait_for 5 regs_are "$before"
+}
+# expect LABEL KEY=VALUE...: each key's value and, where the driver has an
+# assumption, its verdict (VALUE!VERDICT)
+expect() {
+	lbl=$1; shift
+	for kv in "$@"; do
+		k=${kv%%=*}; v=${kv#*=}
+		verdict=${v#*!}; [ "$verdict" = "$v" ] && verdict=
+		v=${v%%!*}
+		check_eq "$lbl: $k" "$v" "$(key "$k")"
+		[ -n "$verdict" ] && check_eq "$lbl: verdict_$k" "$verdict" "$(key "verdict_$k")"
+	done
+}
+
