@@ -51,16 +51,22 @@
 #include "lps001wp.h"
 
 #define LPS001WP_DRV_NAME		"lps001wp"
-#define LPS001WP_AUTOSUSPEND_MS		2000
+/*
+ * Long enough for reads a period or more apart to find the chip running and
+ * a sample waiting, short enough that a read every 10 s keeps the chip
+ * powered under 5 % of the time (make bench). Tunable per device in
+ * power/autosuspend_delay_ms.
+ */
+#define LPS001WP_AUTOSUSPEND_MS		250
 /* A data-ready wait gives up after this many sample periods */
 #define LPS001WP_DRDY_TIMEOUT_PERIODS	3
 /* ...and polls STATUS this many times per period */
 #define LPS001WP_DRDY_POLLS_PER_PERIOD	8
 /*
- * STATUS reads one pass of the INT1 thread may make while draining samples
- * (failed ones included) before it gives the CPU back and retries later
+ * Failed output reads one pass of the INT1 thread may make before it gives
+ * the CPU back and retries later
  */
-#define LPS001WP_IRQ_MAX_PASSES		8
+#define LPS001WP_IRQ_READ_TRIES		8
 /* A pad the IRQ thread could not bring back to idle is retried after this */
 #define LPS001WP_IRQ_RETRY_MS		20
 /*
@@ -143,6 +149,17 @@ static const struct regmap_config lps001wp_regmap_config = {
 	.cache_type = LPS001WP_REGCACHE,
 };
 
+/*
+ * STATUS and the three output pairs in one auto-increment read: the data and
+ * the data-ready bits that say whether it is new come from one transfer, and
+ * the read clears those bits whether reading STATUS or the high bytes does
+ * it (spec §3.4 [U]).
+ */
+struct lps001wp_burst {
+	u8 status;
+	__le16 out[3];	/* indexed by enum lps001wp_scan_index */
+} __packed;
+
 enum lps001wp_scan_index {
 	LPS001WP_SCAN_PRESSURE,
 	LPS001WP_SCAN_TEMP,
@@ -162,13 +179,20 @@ struct lps001wp_data {
 	/*
 	 * Guards the chip's control state: read-modify-write of CTRL_REG1,
 	 * CTRL_REG3 and INT_CFG together with the flags below that decide their
-	 * contents, and the discard/wait/read sequence of a one-shot read,
-	 * which consumes the STATUS data-ready bits.
+	 * contents, the discard/wait/read sequence of a one-shot read, which
+	 * consumes the STATUS data-ready bits, and the power-up bookkeeping.
+	 * Cached registers are read under it too: the power-up check reads
+	 * CTRL_REG1 past the cache, and no other reader may go past it then.
 	 */
 	struct mutex lock;
 	bool drdy_enabled;
 	bool buffer_enabled;
 	u8 events_enabled;	/* LPS001WP_INT_CFG_PL_E | LPS001WP_INT_CFG_PH_E */
+	bool discard_pending;	/* a waiting sample may predate the setup */
+	bool regs_lost;		/* replay every register at the next power-up */
+	ktime_t powered_up;	/* when PD was last set */
+	/* Read by the INT1 thread, consumed by the own trigger's handler */
+	struct lps001wp_burst drdy_burst;
 	s64 irq_timestamp;	/* taken by the hard IRQ handler */
 	s64 drdy_timestamp;	/* handed from the IRQ thread to the trigger */
 	/* Another pass of an IRQ thread, for pads left asserted by a bus error */
@@ -464,36 +488,25 @@ static int lps001wp_update_routing(struct lps001wp_data *data)
 						   int1_sel, int2_sel));
 }
 
-/* Reads a whole output pair, which also clears its data-ready bit */
-static int lps001wp_read_pair(struct lps001wp_data *data, unsigned int reg,
-			      u16 *val)
+/* Clears the data-ready bits: doubles as the discard of a pending sample */
+static int lps001wp_read_burst(struct lps001wp_data *data,
+			       struct lps001wp_burst *burst)
 {
-	__le16 raw;
 	int ret;
 
-	ret = regmap_bulk_read(data->regmap, reg, &raw, sizeof(raw));
-	if (ret) {
-		dev_err_ratelimited(data->dev, "read of 0x%02x failed: %d\n",
-				    reg, ret);
-		return ret;
-	}
-
-	*val = le16_to_cpu(raw);
-	return 0;
-}
-
-/* Drops any pending sample so the next data-ready means a new one */
-static int lps001wp_discard_samples(struct lps001wp_data *data)
-{
-	__le16 raw[3];
-	int ret;
-
-	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_PRESS_OUT_L, raw,
-			       sizeof(raw));
+	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_STATUS, burst,
+			       sizeof(*burst));
 	if (ret)
 		dev_err_ratelimited(data->dev, "output read failed: %d\n", ret);
 
 	return ret;
+}
+
+static int lps001wp_discard_samples(struct lps001wp_data *data)
+{
+	struct lps001wp_burst burst;
+
+	return lps001wp_read_burst(data, &burst);
 }
 
 static int lps001wp_wait_data_ready(struct lps001wp_data *data,
@@ -523,25 +536,43 @@ static int lps001wp_wait_data_ready(struct lps001wp_data *data,
 	return ret;
 }
 
-/* DIFF_EN stays on while the chip is powered and anything needs DELTA */
+/*
+ * DIFF_EN stays on while the chip is powered and anything needs DELTA. A
+ * sample converted before it was set carries no DELTA.
+ */
 static int lps001wp_enable_delta(struct lps001wp_data *data)
 {
+	unsigned int ctrl1;
+	int ret;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	if (ret)
+		return ret;
+	if (ctrl1 & LPS001WP_CTRL1_DIFF_EN)
+		return 0;
+
+	data->discard_pending = true;
 	return lps001wp_update_bits(data, LPS001WP_REG_CTRL1,
 				    LPS001WP_CTRL1_DIFF_EN,
 				    LPS001WP_CTRL1_DIFF_EN);
 }
 
 /*
- * One fresh sample of one channel: discard the pending one (it may predate
- * power-up, DIFF_EN or a new REF_P), wait for the next, read it.
+ * One fresh sample of one channel. A sample waiting unread (its data-ready
+ * bit set) is the newest and at most one period old: take it. Otherwise,
+ * or when it may predate power-up, DIFF_EN or a new REF_P, wait for the
+ * next. Each poll is one burst, so the sample that sets the bit is the one
+ * returned.
  */
 static int lps001wp_read_fresh(struct lps001wp_data *data,
 			       const struct iio_chan_spec *chan, int *val)
 {
 	bool temp = chan->type == IIO_TEMP;
 	unsigned int da_bit = temp ? LPS001WP_STATUS_T_DA : LPS001WP_STATUS_P_DA;
-	unsigned int discard_reg = temp ? LPS001WP_REG_TEMP_OUT_L :
-					  LPS001WP_REG_PRESS_OUT_L;
+	unsigned int ctrl1, period_us, poll_us;
+	struct lps001wp_burst burst;
+	ktime_t deadline;
+	s64 wait_us;
 	u16 raw;
 	int ret;
 
@@ -551,18 +582,46 @@ static int lps001wp_read_fresh(struct lps001wp_data *data,
 			return ret;
 	}
 
-	ret = lps001wp_read_pair(data, discard_reg, &raw);
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret)
 		return ret;
+	period_us = lps001wp_sample_period_us(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1),
+					      temp);
+	poll_us = period_us / LPS001WP_DRDY_POLLS_PER_PERIOD;
 
-	ret = lps001wp_wait_data_ready(data, da_bit, temp);
-	if (ret)
-		return ret;
+	if (data->discard_pending) {
+		ret = lps001wp_discard_samples(data);
+		if (ret)
+			return ret;
+		data->discard_pending = false;
 
-	ret = lps001wp_read_pair(data, chan->address, &raw);
-	if (ret)
-		return ret;
+		/* Nothing to poll for until one period after power-up */
+		wait_us = ktime_us_delta(ktime_add_us(data->powered_up,
+						      period_us),
+					 ktime_get());
+		if (wait_us > 0)
+			usleep_range(wait_us, wait_us + poll_us / 4);
+	}
 
+	deadline = ktime_add_us(ktime_get(),
+				LPS001WP_DRDY_TIMEOUT_PERIODS * period_us);
+	for (;;) {
+		ret = lps001wp_read_burst(data, &burst);
+		if (ret)
+			return ret;
+		if (burst.status & da_bit)
+			break;
+		if (ktime_after(ktime_get(), deadline)) {
+			dev_err_ratelimited(data->dev,
+					    "no new sample within %u us (STATUS 0x%02x)\n",
+					    LPS001WP_DRDY_TIMEOUT_PERIODS * period_us,
+					    burst.status);
+			return -ETIMEDOUT;
+		}
+		usleep_range(poll_us, poll_us + poll_us / 4);
+	}
+
+	raw = le16_to_cpu(burst.out[chan->scan_index]);
 	if (chan->scan_type.sign == 's')
 		*val = sign_extend32(raw, 15);
 	else
@@ -632,7 +691,9 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev,
 	case IIO_CHAN_INFO_SCALE:
 		return lps001wp_scale(chan->type, val, val2);
 	case IIO_CHAN_INFO_SAMP_FREQ:
+		mutex_lock(&data->lock);
 		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+		mutex_unlock(&data->lock);
 		if (ret)
 			return ret;
 		ret = lps001wp_dr_to_odr(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1),
@@ -716,8 +777,10 @@ static ssize_t lps001wp_reference_read(struct iio_dev *indio_dev,
 	int ret;
 
 	/* Cached: no bus access */
+	mutex_lock(&data->lock);
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_REF_P_L, &raw,
 			       sizeof(raw));
+	mutex_unlock(&data->lock);
 	if (ret)
 		return ret;
 
@@ -739,6 +802,8 @@ static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev,
 
 	mutex_lock(&data->lock);
 	ret = lps001wp_write_pair(data, LPS001WP_REG_REF_P_L, ref);
+	/* A waiting sample's DELTA used the old reference */
+	data->discard_pending = true;
 	mutex_unlock(&data->lock);
 
 	return ret ? ret : len;
@@ -885,8 +950,10 @@ static ssize_t lps001wp_thresh_show(struct device *dev,
 	int ret, val;
 
 	/* Cached: no bus access */
+	mutex_lock(&data->lock);
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_THS_P_L, &raw,
 			       sizeof(raw));
+	mutex_unlock(&data->lock);
 	if (ret)
 		return ret;
 
@@ -1024,6 +1091,8 @@ static int lps001wp_buffer_preenable(struct iio_dev *indio_dev)
 	if (!ret)
 		ret = lps001wp_discard_samples(data);
 	if (!ret)
+		data->discard_pending = false;
+	if (!ret)
 		ret = lps001wp_wait_data_ready(data, LPS001WP_STATUS_P_DA |
 					       LPS001WP_STATUS_T_DA, false);
 	if (!ret)
@@ -1059,8 +1128,9 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	struct iio_poll_func *pf = p;
 	struct iio_dev *indio_dev = pf->indio_dev;
 	struct lps001wp_data *data = iio_priv(indio_dev);
+	struct lps001wp_burst burst;
+	const __le16 *out;
 	unsigned int i, n = 0;
-	__le16 burst[3];
 	s64 timestamp;
 	int ret;
 
@@ -1072,20 +1142,19 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	 * under an earlier trigger is never pushed again.
 	 */
 	if (iio_trigger_using_own(indio_dev)) {
+		/* The INT1 thread has read the burst that raised this poll */
 		timestamp = data->drdy_timestamp;
+		out = data->drdy_burst.out;
 	} else {
 		timestamp = pf->timestamp;
 		pf->timestamp = 0;
 		if (!timestamp)
 			timestamp = iio_get_time_ns(indio_dev);
-	}
 
-	/* P, T and DELTA in one auto-increment burst; clears P_DA and T_DA */
-	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_PRESS_OUT_L, burst,
-			       sizeof(burst));
-	if (ret) {
-		dev_err_ratelimited(data->dev, "burst read failed: %d\n", ret);
-		goto done;
+		ret = lps001wp_read_burst(data, &burst);
+		if (ret)
+			goto done;
+		out = burst.out;
 	}
 
 	/*
@@ -1093,9 +1162,9 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	 * 6.1 never frees the demux tables of a removed device.
 	 */
 	memset(data->scan.chans, 0, sizeof(data->scan.chans));
-	for (i = 0; i < ARRAY_SIZE(burst); i++)
+	for (i = 0; i < ARRAY_SIZE(burst.out); i++)
 		if (test_bit(i, indio_dev->active_scan_mask))
-			data->scan.chans[n++] = burst[i];
+			data->scan.chans[n++] = out[i];
 
 	lps001wp_push_with_ts(indio_dev, &data->scan, sizeof(data->scan),
 			      timestamp);
@@ -1229,36 +1298,28 @@ static int lps001wp_handle_events(struct iio_dev *indio_dev, s64 timestamp)
 }
 
 /*
- * Edge interrupt, level DRDY: DRDY only falls when the trigger handler
- * reads the outputs, and a sample that lands meanwhile (or one a failed
- * read left behind) makes no new edge. Keep reading while STATUS says
- * there is more. Returns 0 once STATUS showed no pending sample, -EAGAIN
- * when the pass gave up with DRDY possibly still high.
+ * Edge interrupt, level DRDY: DRDY only falls once the outputs are read,
+ * so a read that failed leaves it high and no new edge comes. One burst
+ * reads STATUS and the sample together and lowers DRDY; a sample landing
+ * after it raises a new edge. Returns 0 once a burst was read, -EAGAIN
+ * when every attempt failed and DRDY may still be high.
  */
-static int lps001wp_drain_samples(struct iio_dev *indio_dev, s64 timestamp,
-				  bool *handled)
+static int lps001wp_read_drdy_sample(struct iio_dev *indio_dev, s64 timestamp,
+				     bool *handled)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
-	unsigned int status, i;
-	bool polled = false;
-	int ret;
+	unsigned int i;
 
-	for (i = 0; i < LPS001WP_IRQ_MAX_PASSES; i++) {
-		ret = regmap_read(data->regmap, LPS001WP_REG_STATUS, &status);
-		if (ret) {
-			dev_err_ratelimited(data->dev,
-					    "STATUS read failed: %d\n", ret);
+	for (i = 0; i < LPS001WP_IRQ_READ_TRIES; i++) {
+		if (lps001wp_read_burst(data, &data->drdy_burst))
 			continue;
-		}
-		if (!(status & LPS001WP_STATUS_P_DA))
+		if (!(data->drdy_burst.status & LPS001WP_STATUS_P_DA))
 			return 0;
 
-		/* Later samples of this pass came after the hard IRQ */
-		data->drdy_timestamp = polled ? iio_get_time_ns(indio_dev) :
-						timestamp;
+		data->drdy_timestamp = timestamp;
 		lps001wp_trigger_poll_nested(data->trig);
-		polled = true;
 		*handled = true;
+		return 0;
 	}
 
 	return -EAGAIN;
@@ -1281,7 +1342,7 @@ static irqreturn_t lps001wp_int1_thread(int irq, void *private)
 	}
 
 	if (READ_ONCE(data->drdy_enabled) &&
-	    lps001wp_drain_samples(indio_dev, timestamp, &handled))
+	    lps001wp_read_drdy_sample(indio_dev, timestamp, &handled))
 		settled = false;
 
 	if (!settled) {
@@ -1331,8 +1392,39 @@ static int lps001wp_runtime_suspend(struct device *dev)
 		return -EAGAIN;
 	}
 
-	/* Supplies may go away in system sleep: replay everything on resume */
+	return 0;
+}
+
+/*
+ * Power-down keeps the registers; a supply loss resets them. CTRL_REG1 as
+ * configured always has BDU set and its reset value is 0, so one read of it
+ * tells whether the chip still holds the configuration or everything must
+ * be replayed.
+ */
+static int lps001wp_restore_regs(struct lps001wp_data *data,
+				 unsigned int ctrl1)
+{
+	unsigned int chip_ctrl1;
+	int ret;
+
+	if (!data->regs_lost) {
+		regcache_cache_bypass(data->regmap, true);
+		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &chip_ctrl1);
+		regcache_cache_bypass(data->regmap, false);
+		if (ret)
+			return ret;
+		if (chip_ctrl1 == ctrl1)
+			return 0;
+		dev_dbg(data->dev, "registers lost (CTRL_REG1 0x%02x): replay\n",
+			chip_ctrl1);
+	}
+
+	/* CTRL_REG1 is replayed with PD = 0, then powered up by the caller */
 	regcache_mark_dirty(data->regmap);
+	ret = regcache_sync(data->regmap);
+	if (ret)
+		return ret;
+	data->regs_lost = false;
 
 	return 0;
 }
@@ -1344,11 +1436,10 @@ static int lps001wp_runtime_resume(struct device *dev)
 	int ret;
 
 	mutex_lock(&data->lock);
-	/* CTRL_REG1 is replayed with PD = 0, then powered up below */
-	ret = regcache_sync(data->regmap);
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret)
 		goto fail;
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	ret = lps001wp_restore_regs(data, ctrl1);
 	if (ret)
 		goto fail;
 	ret = regmap_write(data->regmap, LPS001WP_REG_CTRL1,
@@ -1363,6 +1454,9 @@ static int lps001wp_runtime_resume(struct device *dev)
 		regcache_cache_only(data->regmap, false);
 		goto fail;
 	}
+	data->powered_up = ktime_get();
+	/* What the outputs hold was converted before the power-down */
+	data->discard_pending = true;
 	mutex_unlock(&data->lock);
 
 	return 0;
@@ -1371,17 +1465,36 @@ fail:
 	/*
 	 * The device counts as suspended again (lps001wp_pm_get), and the
 	 * supplies may drop before the next resume: that one must replay
-	 * every register, also those this sync had already written.
+	 * every register, also those this attempt had already written.
 	 */
-	regcache_mark_dirty(data->regmap);
+	data->regs_lost = true;
 	mutex_unlock(&data->lock);
 	dev_err_ratelimited(dev, "power up failed: %d\n", ret);
 
 	return ret;
 }
 
-static DEFINE_RUNTIME_DEV_PM_OPS(lps001wp_pm_ops, lps001wp_runtime_suspend,
-				 lps001wp_runtime_resume, NULL);
+/* Supplies may go away in system sleep: replay everything on resume */
+static int lps001wp_suspend(struct device *dev)
+{
+	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
+	int ret;
+
+	ret = pm_runtime_force_suspend(dev);
+	if (ret)
+		return ret;
+
+	mutex_lock(&data->lock);
+	data->regs_lost = true;
+	mutex_unlock(&data->lock);
+
+	return 0;
+}
+
+static const struct dev_pm_ops lps001wp_pm_ops = {
+	SYSTEM_SLEEP_PM_OPS(lps001wp_suspend, pm_runtime_force_resume)
+	RUNTIME_PM_OPS(lps001wp_runtime_suspend, lps001wp_runtime_resume, NULL)
+};
 
 /* Probe */
 

@@ -41,6 +41,9 @@ check_eq "debugfs write reached the chip" 0x5a "$(regval 5c 0x32)"
 echo "0x32 0x00" > "$DBG"
 
 # ---- unbind within the autosuspend delay powers the chip down ----
+# shellcheck disable=SC2034 # hold_on (lib.sh) reads it
+PWR=/sys/bus/i2c/devices/$DEV/power
+hold_on
 cat "$D/in_pressure_raw" > /dev/null
 check_eq "a read powered the chip up" 0x54 "$(regval 5c 0x20)"
 echo "$DEV" > $DRV/unbind

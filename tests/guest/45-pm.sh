@@ -12,15 +12,9 @@ echo $A > "$SIM"/new_device
 D=$(iio_dev lps001wp)
 PWR=/sys/bus/i2c/devices/$BUS-005c/power
 check_true "device present" test -n "$D"
-check_eq "autosuspend delay 2000 ms" 2000 "$(cat "$PWR"/autosuspend_delay_ms)"
+check_eq "autosuspend delay 250 ms" 250 "$(cat "$PWR"/autosuspend_delay_ms)"
 check_eq "idle after probe: runtime suspended" suspended "$(cat "$PWR"/runtime_status)"
 
-# hold_on: a delay no guest is slow enough to reach, for checks of what is
-# true "right after" a read (a loaded host can stretch 2 s of guest time
-# between two shell lines); let_go: back to the default, whose expiry the
-# checks then wait for.
-hold_on() { echo 60000 > "$PWR"/autosuspend_delay_ms; }
-let_go() { echo 2000 > "$PWR"/autosuspend_delay_ms; }
 hold_on
 
 # ---- one-shot read: up, then down after the autosuspend delay ----
@@ -48,6 +42,33 @@ done
 check_eq "16 reads, one power-up" 1 "$(counter 5c power_ups)"
 let_go
 check_true "and down again afterwards" wait_for 4 powered_down
+
+# ---- bus cost of a read (issue 12) ----
+# Cold: CTRL_REG1 check, power-up, discard, one burst that finds the first
+# sample (the poll sleeps until one period after power-up), power-down.
+echo 12.5 > "$D/sampling_frequency"
+echo "counter 3000 0" > "$SIM"/5c/stimulus
+check_true "idle" wait_for 4 powered_down
+echo 0 > "$SIM"/5c/counters
+cat "$D/in_pressure_raw" > /dev/null
+check_true "powered down after the cold read" wait_for 4 powered_down
+check_true "cold read, power-down included: at most 5 transfers (got $(counter 5c transfers))" \
+	test "$(counter 5c transfers)" -le 5
+# Warm: a sample has been waiting since the last read, one burst takes it
+hold_on
+p1=$(cat "$D/in_pressure_raw")
+sleep 0.3
+echo 0 > "$SIM"/5c/counters
+p2=$(cat "$D/in_pressure_raw")
+check_eq "warm read with a sample waiting: one transfer" 1 "$(counter 5c transfers)"
+check_true "and it is a newer sample ($p1 then $p2)" test "$p2" -gt "$p1"
+# Back to back, faster than the rate: each read waits for its own sample
+s=$(for i in 1 2 3 4 5; do cat "$D/in_pressure_raw"; done | tr '\n' ' ')
+check_true "back-to-back reads never repeat a sample ($s)" \
+	sh -c "echo '$s' | tr ' ' '\n' | awk 'NF && NR > 1 && \$1 <= p { exit 1 } NF { p = \$1 }'"
+let_go
+check_true "down again" wait_for 4 powered_down
+echo "const 16212 1600" > "$SIM"/5c/stimulus
 
 # ---- runtime resume replays the configuration ----
 echo 12.5 > "$D/sampling_frequency"

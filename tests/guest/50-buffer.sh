@@ -41,8 +41,16 @@ check_eq "scan: P, T, DELTA (-212), zero padding" "16212 1600 65324 0" "$first"
 check_eq "3 scans read" 3 "$(echo "$s" | wc -l)"
 ts=$(echo "$s" | awk '{ print $8 * 281474976710656 + $7 * 4294967296 + $6 * 65536 + $5 }')
 check_true "timestamps increase" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
-before=$(counter 5c read_0x28)
-check_true "one burst read per scan (reads of 0x28 advance)" test "$before" -ge 3
+before=$(counter 5c read_0x27)
+check_true "one burst read per scan (reads from STATUS advance)" test "$before" -ge 3
+# Streaming, every transfer is one 8-byte burst (SUB, STATUS, 3 pairs):
+# per-channel reads would be 3 bytes each
+echo 0 > "$SIM"/5c/counters
+sleep 1
+tr=$(counter 5c transfers)
+by=$(counter 5c bytes)
+check_true "streaming: only whole bursts ($tr transfers, $by bytes)" \
+	test "$tr" -gt 0 -a "$by" = $((tr * 8))
 echo 0 > "$D/buffer/enable"
 check_true "powered down after the buffer stops" wait_for 4 powered_down
 

@@ -18,8 +18,14 @@ run_own_trigger() {
 	echo 0 > "$SIM"/5c/counters
 	echo 1 > "$D/buffer/enable"
 	check_eq "$3: DRDY routed to INT1" "$2" "$(regval 5c 0x22)"
+	echo 0 > "$SIM"/5c/counters
 	s=$(scans 40 16)
+	tr=$(counter 5c transfers)
+	sm=$(counter 5c samples)
 	echo 0 > "$D/buffer/enable"
+	# STATUS and the sample in one burst per data-ready (issue 12)
+	check_true "$3: one bus transfer per sample ($tr for $sm samples)" \
+		test "$tr" -gt 0 -a $((tr * 10)) -le $((sm * 11))
 	check_eq "$3: 40 scans" 40 "$(echo "$s" | grep -c .)"
 	# $1 - p per scan: 1 is right, 0 or less a duplicate, 2+ a gap
 	dups=$(echo "$s" | awk 'NR > 1 && $1 <= p { n++ } { p = $1 } END { print n + 0 }')

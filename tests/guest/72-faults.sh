@@ -10,12 +10,12 @@ modprobe lps001wp
 BUS=$(i2c_bus_of lps001wp-sim)
 PWR=/sys/bus/i2c/devices/$BUS-005c/power
 
-# bursts_after SECONDS: output bursts (reads of PRESS_OUT_L) the driver
+# bursts_after SECONDS: output bursts (reads from STATUS on) the driver
 # makes in SECONDS from now; the buffer's content does not count.
 bursts_after() {
 	echo 0 > "$SIM"/5c/counters
 	sleep "$1"
-	counter 5c read_0x28
+	counter 5c read_0x27
 }
 
 # listen NAME TIMEOUT_MS [COUNT]: iio_event_wait in the background, once
@@ -117,8 +117,7 @@ echo 12.5 > "$D/sampling_frequency"
 echo 1234 > "$D/in_pressure1_reference_raw"
 cat "$D/in_pressure1_raw" > /dev/null
 check_true "idle" wait_for 4 powered_down
-# How many transfers one runtime resume makes (the cache is dirty after
-# every suspend): the last one sets PD.
+# How many transfers one runtime resume makes: the last one sets PD.
 echo 0 > "$SIM"/5c/counters
 echo on > "$PWR/control"
 T=$(counter 5c transfers)
@@ -129,15 +128,19 @@ check_eq "power-up write fails: the read fails" \
 	"ERR:dd: $D/in_pressure1_raw: Input/output error" "$(read_errno "$D/in_pressure1_raw")"
 # Supply loss: the registers go back to their reset values
 for r in 0x20 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
+hold_on
 check_eq "next read replays the reference (1234 - 16212)" -14978 "$(read_errno "$D/in_pressure1_raw")"
 check_eq "and CTRL_REG1 (BDU, DR=11, PD, DIFF_EN)" 0x7c "$(regval 5c 0x20)"
 check_eq "reference attribute agrees" 1234 "$(cat "$D/in_pressure1_reference_raw")"
+let_go
 
 # ---- 4: a failed power-down is retried ----
 check_true "idle" wait_for 4 powered_down
+hold_on
 cat "$D/in_pressure_raw" > /dev/null
 dmesg -c > /dev/null
 echo "eio 1" > "$SIM"/5c/fault
+let_go
 check_true "power-down write fails" wait_for 4 sh -c "dmesg | grep -q 'power down failed'"
 check_true "and is retried: powered down within 6 s" wait_for 6 powered_down
 check_eq "runtime suspended" suspended "$(cat "$PWR/runtime_status")"

@@ -107,7 +107,7 @@ stream() {
 	torn=$(echo "$s" | awk '$1 - $2 != 1000 { n++ } END { print n + 0 }')
 	echo 0 > "$SIM"/5c/counters
 	sleep 1.5
-	after=$(counter 5c read_0x28)
+	after=$(counter 5c read_0x27)
 	echo 0 > "$D/buffer/enable"
 	check_true "$2: after 3 fault patterns of ${STREAM_S}s: $(echo "$s" | grep -c .) scans read, $torn torn, ${after:-0} bursts in the next 1.5 s" \
 		test "$torn" = 0 -a "${after:-0}" -ge 5

@@ -77,6 +77,20 @@ counter() {
 	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
 }
 
+# hold_on / let_go: runtime PM of the device whose power directory is $PWR.
+# hold_on sets a delay no guest is slow enough to reach, for checks of what
+# is true "right after" a read (a loaded host stretches guest time between
+# two shell lines beyond the driver's short default); let_go restores the
+# default, whose expiry the checks then wait for.
+hold_on() {
+	[ -n "${AUTOSUSPEND_DEFAULT_MS:-}" ] ||
+		AUTOSUSPEND_DEFAULT_MS=$(cat "$PWR"/autosuspend_delay_ms)
+	echo 60000 > "$PWR"/autosuspend_delay_ms
+}
+let_go() {
+	echo "$AUTOSUSPEND_DEFAULT_MS" > "$PWR"/autosuspend_delay_ms
+}
+
 # powered_down [CHIP]: CTRL_REG1 PD clear (default chip 5c).
 powered_down() {
 	[ $(( $(regval "${1:-5c}" 0x20) & 0x40 )) = 0 ]
