@@ -47,10 +47,13 @@ check_true "one burst read per scan (reads from STATUS advance)" test "$before" 
 # per-channel reads would be 3 bytes each
 echo 0 > "$SIM"/5c/counters
 sleep 1
-tr=$(counter 5c transfers)
-by=$(counter 5c bytes)
+# one snapshot; a burst may still land between its two lines
+c=$(cat "$SIM/5c/counters")
+tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
+by=$(echo "$c" | awk '$1 == "bytes" { print $2 }')
 check_true "streaming: only whole bursts ($tr transfers, $by bytes)" \
-	test "$tr" -gt 0 -a "$by" = $((tr * 8))
+	test "$tr" -gt 0 -a $((by % 8)) = 0 -a $((by / 8 - tr)) -ge 0 \
+	-a $((by / 8 - tr)) -le 1
 echo 0 > "$D/buffer/enable"
 check_true "powered down after the buffer stops" wait_for 4 powered_down
 
