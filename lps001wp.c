@@ -58,7 +58,10 @@
  * power/autosuspend_delay_ms.
  */
 #define LPS001WP_AUTOSUSPEND_MS		250
-/* A data-ready wait gives up after this many sample periods */
+/*
+ * A data-ready wait gives up after this many sample periods, at the slowest
+ * rate the code may really run at
+ */
 #define LPS001WP_DRDY_TIMEOUT_PERIODS	3
 /* ...and polls STATUS this many times per period */
 #define LPS001WP_DRDY_POLLS_PER_PERIOD	8
@@ -189,6 +192,8 @@ struct lps001wp_data {
 	bool buffer_enabled;
 	u8 events_enabled;	/* LPS001WP_INT_CFG_PL_E | LPS001WP_INT_CFG_PH_E */
 	bool discard_pending;	/* a waiting sample may predate the setup */
+	/* the next sample is the first after power-up; also read by the IRQ thread */
+	bool first_sample_pending;
 	bool regs_lost;		/* replay every register at the next power-up */
 	ktime_t powered_up;	/* when PD was last set */
 	/* Read by the INT1 thread, consumed by the own trigger's handler */
@@ -289,15 +294,31 @@ static const struct iio_chan_spec lps001wp_channels_no_irq[] = {
 	IIO_CHAN_SOFT_TIMESTAMP(LPS001WP_SCAN_TIMESTAMP),
 };
 
+/* Pressure rate of each DR code in mHz (LPS001WP_ASSUME_DR_ST_TABLE) */
+static const unsigned int lps001wp_dr_mhz[] = {
+	[LPS001WP_DR_00] = 7000,	/* temperature at 1 Hz */
+	[LPS001WP_DR_01] = LPS001WP_ASSUME_DR_ST_TABLE ? 7000 : 1000,
+	[LPS001WP_DR_10] = LPS001WP_ASSUME_DR_ST_TABLE ? 0 : 7000, /* 0: unlisted */
+	[LPS001WP_DR_11] = 12500,
+};
+
 /* sampling_frequency_available, IIO_VAL_INT_PLUS_MICRO pairs */
 static const int lps001wp_odr_avail[] = {
+#if !LPS001WP_ASSUME_DR_ST_TABLE
+	1, 0,
+#endif
 	7, 0,
 	12, 500000,
 };
 
 static const u8 lps001wp_odr_dr[] = {
-	LPS001WP_DR_P7_T7,
-	LPS001WP_DR_P12_5_T12_5,
+#if LPS001WP_ASSUME_DR_ST_TABLE
+	LPS001WP_DR_01,
+#else
+	LPS001WP_DR_01,
+	LPS001WP_DR_10,
+#endif
+	LPS001WP_DR_11,
 };
 
 /* Pure helpers: register encodings (covered by the KUnit suite) */
@@ -317,19 +338,13 @@ static int lps001wp_odr_to_dr(int val, int val2)
 /* Pressure rate of a DR code (the channel all rates are named after) */
 static int lps001wp_dr_to_odr(unsigned int dr, int *val, int *val2)
 {
-	switch (dr) {
-	case LPS001WP_DR_P7_T1:
-	case LPS001WP_DR_P7_T7:
-		*val = 7;
-		*val2 = 0;
-		return 0;
-	case LPS001WP_DR_P12_5_T12_5:
-		*val = 12;
-		*val2 = 500000;
-		return 0;
-	default:
+	if (dr >= ARRAY_SIZE(lps001wp_dr_mhz) || !lps001wp_dr_mhz[dr])
 		return -EINVAL;
-	}
+
+	*val = lps001wp_dr_mhz[dr] / 1000;
+	*val2 = lps001wp_dr_mhz[dr] % 1000 * 1000;
+
+	return 0;
 }
 
 /* IIO units: kPa and milli-degrees Celsius per LSB */
@@ -351,17 +366,35 @@ static int lps001wp_scale(enum iio_chan_type type, int *val, int *val2)
 	}
 }
 
+/* The nominal sample period of a channel: what polling is paced by */
 static unsigned int lps001wp_sample_period_us(unsigned int dr, bool temp)
 {
-	switch (dr) {
-	case LPS001WP_DR_P7_T1:
-		return temp ? USEC_PER_SEC : DIV_ROUND_UP(USEC_PER_SEC, 7);
-	case LPS001WP_DR_P12_5_T12_5:
-		return 80000;
-	default:
-		/* DR 10 is unlisted; assume the 7 Hz rate of its neighbour */
-		return DIV_ROUND_UP(USEC_PER_SEC, 7);
-	}
+	unsigned int mhz = dr < ARRAY_SIZE(lps001wp_dr_mhz) ?
+			   lps001wp_dr_mhz[dr] : 0;
+
+	if (dr == LPS001WP_DR_00 && temp)
+		return USEC_PER_SEC;
+	/* ST's unlisted DR 10: assume the 7 Hz of its neighbours */
+	if (!mhz)
+		mhz = 7000;
+
+	return DIV_ROUND_UP(USEC_PER_SEC * 1000, mhz);
+}
+
+/*
+ * How long a sample may take before a wait gives up: some periods at the
+ * slowest rate any source gives the code, so that a chip whose rate table
+ * is not the one assumed runs slower than advertised but never times out
+ */
+static unsigned int lps001wp_drdy_timeout_us(unsigned int dr, bool temp)
+{
+	unsigned int period_us = lps001wp_sample_period_us(dr, temp);
+
+	if (dr != LPS001WP_DR_11)
+		period_us = max_t(unsigned int, period_us,
+				  LPS001WP_DR_SLOWEST_PERIOD_US);
+
+	return LPS001WP_DRDY_TIMEOUT_PERIODS * period_us;
 }
 
 static const struct {
@@ -509,33 +542,6 @@ static int lps001wp_discard_samples(struct lps001wp_data *data)
 	return lps001wp_read_burst(data, &burst);
 }
 
-static int lps001wp_wait_data_ready(struct lps001wp_data *data,
-				    unsigned int bits, bool temp)
-{
-	unsigned int ctrl1, status, period_us;
-	int ret;
-
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
-	if (ret)
-		return ret;
-
-	period_us = lps001wp_sample_period_us(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1),
-					      temp);
-	ret = regmap_read_poll_timeout(data->regmap, LPS001WP_REG_STATUS,
-				       status, (status & bits) == bits,
-				       period_us / LPS001WP_DRDY_POLLS_PER_PERIOD,
-				       LPS001WP_DRDY_TIMEOUT_PERIODS * period_us);
-	if (ret == -ETIMEDOUT)
-		dev_err_ratelimited(data->dev,
-				    "no new sample within %u us (STATUS 0x%02x)\n",
-				    LPS001WP_DRDY_TIMEOUT_PERIODS * period_us,
-				    status);
-	else if (ret)
-		dev_err_ratelimited(data->dev, "STATUS read failed: %d\n", ret);
-
-	return ret;
-}
-
 /*
  * DIFF_EN stays on while the chip is powered and anything needs DELTA. A
  * sample converted before it was set carries no DELTA.
@@ -558,21 +564,115 @@ static int lps001wp_enable_delta(struct lps001wp_data *data)
 }
 
 /*
- * One fresh sample of one channel. A sample waiting unread (its data-ready
- * bit set) is the newest and at most one period old: take it. Otherwise,
- * or when it may predate power-up, DIFF_EN or a new REF_P, wait for the
- * next. Each poll is one burst, so the sample that sets the bit is the one
- * returned.
+ * Data-ready bits of a burst that can be trusted: a sample that is not the
+ * first after power-up (LPS001WP_ASSUME_FIRST_SAMPLE_VALID), or one that
+ * an overrun shows to be at least the second. The first one seen clears
+ * first_sample_pending either way.
  */
+static unsigned int lps001wp_valid_da(struct lps001wp_data *data,
+				      const struct lps001wp_burst *burst)
+{
+	unsigned int da = burst->status & (LPS001WP_STATUS_P_DA |
+					   LPS001WP_STATUS_T_DA);
+	/* Overrun bits sit 4 above their data-ready bits (spec §3.4) */
+	unsigned int ovr = da << 4;
+
+	if (!da || !READ_ONCE(data->first_sample_pending))
+		return da;
+
+	WRITE_ONCE(data->first_sample_pending, false);
+	if ((burst->status & ovr) == ovr)
+		return da;
+
+	dev_dbg(data->dev, "first sample after power-up dropped\n");
+	return 0;
+}
+
+/*
+ * Waits for a sample of every channel in @da_bits made with the present
+ * setup and returns the burst that completed it. A sample waiting unread
+ * is the newest and at most one period old: taken at once. When it may
+ * predate power-up, DIFF_EN or a new REF_P, it is discarded and the wait
+ * starts with the first period it cannot beat. Each poll is one burst, so
+ * the sample that sets the bit is the one returned.
+ */
+static int lps001wp_wait_sample(struct lps001wp_data *data,
+				unsigned int da_bits, bool temp,
+				struct lps001wp_burst *burst)
+{
+	unsigned int ctrl1, dr, period_us, poll_us, timeout_us, seen = 0;
+	ktime_t deadline;
+	s64 wait_us;
+	int ret;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	if (ret)
+		return ret;
+	dr = FIELD_GET(LPS001WP_CTRL1_DR, ctrl1);
+	period_us = lps001wp_sample_period_us(dr, temp);
+	timeout_us = lps001wp_drdy_timeout_us(dr, temp);
+	poll_us = period_us / LPS001WP_DRDY_POLLS_PER_PERIOD;
+
+	if (data->discard_pending) {
+		ret = lps001wp_discard_samples(data);
+		if (ret)
+			return ret;
+		data->discard_pending = false;
+
+		/*
+		 * Nothing to poll for until the first usable sample is due;
+		 * a quarter poll late, so one burst usually finds it
+		 */
+		wait_us = ktime_us_delta(ktime_add_us(data->powered_up,
+						      period_us),
+					 ktime_get());
+		if (READ_ONCE(data->first_sample_pending))
+			wait_us += period_us;
+		if (wait_us > 0)
+			usleep_range(wait_us + poll_us / 4,
+				     wait_us + poll_us / 2);
+	}
+
+	deadline = ktime_add_us(ktime_get(), timeout_us);
+	for (;;) {
+		ret = lps001wp_read_burst(data, burst);
+		if (ret)
+			return ret;
+		seen |= lps001wp_valid_da(data, burst) & da_bits;
+		if (seen == da_bits)
+			return 0;
+		if (ktime_after(ktime_get(), deadline)) {
+			dev_err_ratelimited(data->dev,
+					    "no new sample within %u us (STATUS 0x%02x)\n",
+					    timeout_us, burst->status);
+			return -ETIMEDOUT;
+		}
+		usleep_range(poll_us, poll_us + poll_us / 4);
+	}
+}
+
+/*
+ * An output as its channel reports it: in_pressure1_raw is REF_P - P
+ * whichever way the chip subtracts (LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P)
+ */
+static __le16 lps001wp_output(const struct lps001wp_burst *burst,
+			      unsigned int scan_index)
+{
+	__le16 raw = burst->out[scan_index];
+
+	if (scan_index == LPS001WP_SCAN_DELTA &&
+	    !LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P)
+		raw = cpu_to_le16(-le16_to_cpu(raw));
+
+	return raw;
+}
+
+/* One fresh sample of one channel */
 static int lps001wp_read_fresh(struct lps001wp_data *data,
 			       const struct iio_chan_spec *chan, int *val)
 {
 	bool temp = chan->type == IIO_TEMP;
-	unsigned int da_bit = temp ? LPS001WP_STATUS_T_DA : LPS001WP_STATUS_P_DA;
-	unsigned int ctrl1, period_us, poll_us;
 	struct lps001wp_burst burst;
-	ktime_t deadline;
-	s64 wait_us;
 	u16 raw;
 	int ret;
 
@@ -582,46 +682,12 @@ static int lps001wp_read_fresh(struct lps001wp_data *data,
 			return ret;
 	}
 
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	ret = lps001wp_wait_sample(data, temp ? LPS001WP_STATUS_T_DA :
+				   LPS001WP_STATUS_P_DA, temp, &burst);
 	if (ret)
 		return ret;
-	period_us = lps001wp_sample_period_us(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1),
-					      temp);
-	poll_us = period_us / LPS001WP_DRDY_POLLS_PER_PERIOD;
 
-	if (data->discard_pending) {
-		ret = lps001wp_discard_samples(data);
-		if (ret)
-			return ret;
-		data->discard_pending = false;
-
-		/* Nothing to poll for until one period after power-up */
-		wait_us = ktime_us_delta(ktime_add_us(data->powered_up,
-						      period_us),
-					 ktime_get());
-		if (wait_us > 0)
-			usleep_range(wait_us, wait_us + poll_us / 4);
-	}
-
-	deadline = ktime_add_us(ktime_get(),
-				LPS001WP_DRDY_TIMEOUT_PERIODS * period_us);
-	for (;;) {
-		ret = lps001wp_read_burst(data, &burst);
-		if (ret)
-			return ret;
-		if (burst.status & da_bit)
-			break;
-		if (ktime_after(ktime_get(), deadline)) {
-			dev_err_ratelimited(data->dev,
-					    "no new sample within %u us (STATUS 0x%02x)\n",
-					    LPS001WP_DRDY_TIMEOUT_PERIODS * period_us,
-					    burst.status);
-			return -ETIMEDOUT;
-		}
-		usleep_range(poll_us, poll_us + poll_us / 4);
-	}
-
-	raw = le16_to_cpu(burst.out[chan->scan_index]);
+	raw = le16_to_cpu(lps001wp_output(&burst, chan->scan_index));
 	if (chan->scan_type.sign == 's')
 		*val = sign_extend32(raw, 15);
 	else
@@ -845,6 +911,7 @@ static int lps001wp_ack_events(struct lps001wp_data *data)
 
 static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 {
+	struct lps001wp_burst burst;
 	u8 old;
 	int ret;
 
@@ -858,6 +925,18 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 			     LPS001WP_INT_CFG_LIR | enabled);
 	if (ret)
 		return ret;
+
+	/*
+	 * Right after power-up the chip compares its first sample too, which
+	 * may be garbage (LPS001WP_ASSUME_FIRST_SAMPLE_VALID): let it pass
+	 * before the latch is cleared and the pad routed.
+	 */
+	if (enabled && READ_ONCE(data->first_sample_pending)) {
+		ret = lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA, false,
+					   &burst);
+		if (ret)
+			return ret;
+	}
 
 	/*
 	 * Drop a latch left from the earlier configuration before the pad is
@@ -1076,6 +1155,7 @@ static const struct iio_info lps001wp_info_no_irq = {
 static int lps001wp_buffer_preenable(struct iio_dev *indio_dev)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
+	struct lps001wp_burst burst;
 	int ret;
 
 	ret = lps001wp_pm_get(data);
@@ -1088,13 +1168,12 @@ static int lps001wp_buffer_preenable(struct iio_dev *indio_dev)
 	 */
 	mutex_lock(&data->lock);
 	ret = lps001wp_enable_delta(data);
-	if (!ret)
-		ret = lps001wp_discard_samples(data);
-	if (!ret)
-		data->discard_pending = false;
-	if (!ret)
-		ret = lps001wp_wait_data_ready(data, LPS001WP_STATUS_P_DA |
-					       LPS001WP_STATUS_T_DA, false);
+	if (!ret) {
+		/* A sample read in a burst stays in the outputs */
+		data->discard_pending = true;
+		ret = lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA |
+					   LPS001WP_STATUS_T_DA, false, &burst);
+	}
 	if (!ret)
 		data->buffer_enabled = true;
 	mutex_unlock(&data->lock);
@@ -1128,8 +1207,8 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	struct iio_poll_func *pf = p;
 	struct iio_dev *indio_dev = pf->indio_dev;
 	struct lps001wp_data *data = iio_priv(indio_dev);
+	const struct lps001wp_burst *sample;
 	struct lps001wp_burst burst;
-	const __le16 *out;
 	unsigned int i, n = 0;
 	s64 timestamp;
 	int ret;
@@ -1144,7 +1223,7 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	if (iio_trigger_using_own(indio_dev)) {
 		/* The INT1 thread has read the burst that raised this poll */
 		timestamp = data->drdy_timestamp;
-		out = data->drdy_burst.out;
+		sample = &data->drdy_burst;
 	} else {
 		timestamp = pf->timestamp;
 		pf->timestamp = 0;
@@ -1154,7 +1233,11 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 		ret = lps001wp_read_burst(data, &burst);
 		if (ret)
 			goto done;
-		out = burst.out;
+		/* Garbage after a power-up under a running buffer (resume) */
+		if (READ_ONCE(data->first_sample_pending) &&
+		    !lps001wp_valid_da(data, &burst))
+			goto done;
+		sample = &burst;
 	}
 
 	/*
@@ -1164,7 +1247,7 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 	memset(data->scan.chans, 0, sizeof(data->scan.chans));
 	for (i = 0; i < ARRAY_SIZE(burst.out); i++)
 		if (test_bit(i, indio_dev->active_scan_mask))
-			data->scan.chans[n++] = out[i];
+			data->scan.chans[n++] = lps001wp_output(sample, i);
 
 	lps001wp_push_with_ts(indio_dev, &data->scan, sizeof(data->scan),
 			      timestamp);
@@ -1313,7 +1396,8 @@ static int lps001wp_read_drdy_sample(struct iio_dev *indio_dev, s64 timestamp,
 	for (i = 0; i < LPS001WP_IRQ_READ_TRIES; i++) {
 		if (lps001wp_read_burst(data, &data->drdy_burst))
 			continue;
-		if (!(data->drdy_burst.status & LPS001WP_STATUS_P_DA))
+		if (!(lps001wp_valid_da(data, &data->drdy_burst) &
+		      LPS001WP_STATUS_P_DA))
 			return 0;
 
 		data->drdy_timestamp = timestamp;
@@ -1457,6 +1541,8 @@ static int lps001wp_runtime_resume(struct device *dev)
 	data->powered_up = ktime_get();
 	/* What the outputs hold was converted before the power-down */
 	data->discard_pending = true;
+	WRITE_ONCE(data->first_sample_pending,
+		   !LPS001WP_ASSUME_FIRST_SAMPLE_VALID);
 	mutex_unlock(&data->lock);
 
 	return 0;
@@ -1531,7 +1617,7 @@ static int lps001wp_chip_init(struct lps001wp_data *data)
 
 	ret = regmap_write(data->regmap, LPS001WP_REG_CTRL1,
 			   LPS001WP_CTRL1_BDU |
-			   FIELD_PREP(LPS001WP_CTRL1_DR, LPS001WP_DR_P7_T7));
+			   FIELD_PREP(LPS001WP_CTRL1_DR, LPS001WP_DR_11));
 	if (ret)
 		return ret;
 

@@ -7,9 +7,15 @@
  * Only pages 1 and 14 of the datasheet are public. Every fact below cites
  * the project's register specification (lps001wp-spec.md, "spec §N") and its
  * confidence tag there: [C] confirmed by an LPS001WP source, [S] only by the
- * sibling LPS001DL or ST convention, [U] inferred. The driver's behaviour
- * rests on the [S]/[U] items named LPS001WP_ASSUME_*; if one turns out to be
- * wrong, this header is the one place to change.
+ * sibling LPS001DL or ST convention, [U] inferred.
+ *
+ * The [S]/[U] facts are named LPS001WP_ASSUME_*. Where the driver works
+ * either way (tested against each alternative in the simulator), the name
+ * only records the guess, for make hwcheck to compare with a real chip.
+ * Where it cannot, the name is a switch, 1 or 0, that the code reads:
+ * DR_ST_TABLE, DELTA_IS_REF_MINUS_P and FIRST_SAMPLE_VALID. Flip one with
+ *   make LPS001WP_ASSUME="DELTA_IS_REF_MINUS_P=0"
+ * (several separated by spaces) or by editing its default here.
  */
 
 #ifndef _LPS001WP_H_
@@ -56,15 +62,25 @@
 #define LPS001WP_CTRL1_BDU		BIT(2)	/* [C] */
 
 /*
- * Output data rate codes (spec §4, judgment §9.1): the ST table, not the one
- * in mainline st_pressure. DR 01 runs pressure and temperature at 7 Hz, DR 11
- * both at 12.5 Hz. DR 00 (temperature at 1 Hz) and DR 10 (unlisted) are never
- * programmed.
+ * Output data rate codes (spec §4, §9.1). Every source gives DR 11 as
+ * pressure and temperature at 12.5 Hz: the default after probe. The others
+ * disagree. [S] switch LPS001WP_ASSUME_DR_ST_TABLE:
+ *   1: ST's table. DR 01 = 7 Hz, DR 00 = 7 Hz (temperature 1 Hz), DR 10
+ *      unlisted: offers 7 and 12.5 Hz.
+ *   0: mainline st_pressure's table. DR 01 = 1 Hz, DR 10 = 7 Hz: offers 1,
+ *      7 and 12.5 Hz.
+ * Every wait is sized for the slowest rate any source gives a code (1 Hz),
+ * so a wrong table costs a wrong rate, never a timeout.
  */
-#define LPS001WP_ASSUME_DR_ST_TABLE
-#define LPS001WP_DR_P7_T1		0x0
-#define LPS001WP_DR_P7_T7		0x1
-#define LPS001WP_DR_P12_5_T12_5		0x3
+#ifndef LPS001WP_ASSUME_DR_ST_TABLE
+#define LPS001WP_ASSUME_DR_ST_TABLE	1
+#endif
+#define LPS001WP_DR_00			0x0	/* never programmed */
+#define LPS001WP_DR_01			0x1
+#define LPS001WP_DR_10			0x2
+#define LPS001WP_DR_11			0x3
+/* The slowest pressure rate any source gives a code below DR 11 */
+#define LPS001WP_DR_SLOWEST_PERIOD_US	1000000
 
 /* CTRL_REG3, interrupt pads (spec §3.3, all [S]) */
 #define LPS001WP_CTRL3_INT_H_L		BIT(7)	/* 1 = active low */
@@ -79,33 +95,39 @@
 #define LPS001WP_INT_CFG_DRDY		0x4
 /*
  * [U] INT_H_L inverts the selected signal, so selector 000 ("GND") is the
- * inactive level in both polarities.
+ * inactive level in both polarities. Records the guess only: an idle pad
+ * is never relied on to be at a given level.
  */
-#define LPS001WP_ASSUME_POLARITY_AFTER_MUX
+#define LPS001WP_ASSUME_POLARITY_AFTER_MUX	1
 
 /*
  * STATUS_REG (spec §3.4, bits [S]). [U] P_DA (and P_OR) clear when PRESS_OUT_H
  * is read, T_DA (and T_OR) when TEMP_OUT_H is read; reading STATUS itself
- * has no side effect. The driver therefore reads a channel's pair to discard
- * a pending sample and waits for the bit to come back for a fresh one. With
- * BDU set, reading one byte of a pair freezes the pair until the other byte
- * is read (spec §5 [S]), so pairs are always read whole, in one transfer.
+ * has no side effect. Records the guess only: the driver reads STATUS and
+ * all outputs in one burst, which clears the bits either way. With BDU set,
+ * reading one byte of a pair freezes the pair (or, on some parts, the whole
+ * block) until it is read whole (spec §5 [S]); the same burst completes
+ * every pair it starts.
  */
-#define LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H
+#define LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H	1
 #define LPS001WP_STATUS_P_OR		BIT(5)
 #define LPS001WP_STATUS_T_OR		BIT(4)
 #define LPS001WP_STATUS_P_DA		BIT(1)
 #define LPS001WP_STATUS_T_DA		BIT(0)
 
 /*
- * DELTA = REF_P - PRESS_OUT (spec §5 and §9.7: LPS001DL header and the 2011
- * ST driver's ABI text; low confidence). The threshold unit compares the
- * same difference (spec §5 [S]):
- *   PH: P - REF_P > THS_P, i.e. DELTA < -THS_P -> IIO "falling" on DELTA
- *   PL: REF_P - P > THS_P, i.e. DELTA > +THS_P -> IIO "rising" on DELTA
- * If the sign proves to be P - REF_P, swap the two event directions below.
+ * [S] switch LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P: the chip's DELTA register
+ * holds REF_P - PRESS_OUT (1; spec §5 and §9.7: LPS001DL header and the
+ * 2011 ST driver's ABI text; low confidence) or PRESS_OUT - REF_P (0). The
+ * driver reports REF_P - P as in_pressure1_raw either way, negating the
+ * register when the switch is 0. The threshold unit is specified on P and
+ * REF_P, not on the register (spec §5 [S]), so events need no switch:
+ *   PH: P - REF_P > THS_P, i.e. REF_P - P < -THS_P -> IIO "falling"
+ *   PL: REF_P - P > THS_P -> IIO "rising"
  */
-#define LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P
+#ifndef LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P
+#define LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P	1
+#endif
 
 /* INT_CFG (spec §3.7 [S]) */
 #define LPS001WP_INT_CFG_LIR		BIT(2)	/* latch INT_SRC until INT_ACK read */
@@ -119,16 +141,24 @@
 
 /*
  * INT_ACK (spec §3.7 [S]): with LIR = 1, reading this dummy register clears
- * the latched INT_SRC; the value read is meaningless.
+ * the latched INT_SRC; the value read is meaningless. Records the guess
+ * only: without a latch INT_SRC follows the comparison, and the driver,
+ * which reads INT_SRC and then INT_ACK, reports the same events. (A level
+ * interrupt line with no latch fires as long as a threshold stays crossed:
+ * use an edge type there; README.)
  */
-#define LPS001WP_ASSUME_INT_ACK_READ_CLEARS
+#define LPS001WP_ASSUME_INT_ACK_READ_CLEARS	1
 
 /*
- * [U] No LPS001WP source gives the power-up time or the validity of the first
- * sample after PD 0 -> 1 (spec §7). The driver takes the first data-ready
- * after power-up as valid and bounds every wait to a few sample periods.
+ * [U] switch LPS001WP_ASSUME_FIRST_SAMPLE_VALID: no LPS001WP source says
+ * whether the first sample after PD 0 -> 1 is valid (spec §7); mainline's
+ * ST drivers wait for two. 0 (default): the driver drops the first sample
+ * after each power-up, which costs a cold read one more period. 1: it takes
+ * the first, for a chip known to make it valid.
  */
-#define LPS001WP_ASSUME_FIRST_SAMPLE_VALID
+#ifndef LPS001WP_ASSUME_FIRST_SAMPLE_VALID
+#define LPS001WP_ASSUME_FIRST_SAMPLE_VALID	0
+#endif
 
 /* Other parts answering at the same address (spec §1 and ST family IDs) */
 #define LPS001WP_WHO_AM_I_LPS331AP	0xbb

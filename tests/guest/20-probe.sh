@@ -17,7 +17,7 @@ check_true "driver bound to $DEV" test -e $DRV/"$DEV"
 D=$(iio_dev lps001wp)
 check_true "IIO device named lps001wp" test -n "$D"
 check_eq "WHO_AM_I read once" 1 "$(counter 5c read_0x0f)"
-check_eq "CTRL_REG1 after probe: BDU, DR=01 (7 Hz), PD=0, LPOW=0" 0x14 "$(regval 5c 0x20)"
+check_eq "CTRL_REG1 after probe: BDU, DR=11 (12.5 Hz), PD=0, LPOW=0" 0x34 "$(regval 5c 0x20)"
 check_eq "CTRL_REG3 after probe: INT1/INT2 unused" 0x00 "$(regval 5c 0x22)"
 check_eq "INT_CFG after probe: LIR only" 0x04 "$(regval 5c 0x34)"
 check_eq "REF_P and THS_P cleared" "0x00 0x00 0x00 0x00" \
@@ -45,7 +45,7 @@ echo "0x32 0x00" > "$DBG"
 PWR=/sys/bus/i2c/devices/$DEV/power
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
-check_eq "a read powered the chip up" 0x54 "$(regval 5c 0x20)"
+check_eq "a read powered the chip up" 0x74 "$(regval 5c 0x20)"
 echo "$DEV" > $DRV/unbind
 check_false "unbound: IIO device gone" iio_dev lps001wp
 check_eq "unbind while active leaves PD=0" 0 $(( $(regval 5c 0x20) & 0x40 ))

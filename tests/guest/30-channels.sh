@@ -54,7 +54,7 @@ check_eq "pressure still 65535 unsigned" 65535 "$(cat "$D/in_pressure_raw")"
 
 # ---- after autosuspend: powered down, DIFF_EN off ----
 sleep 3
-check_eq "autosuspend: CTRL_REG1 back to 0x14" 0x14 "$(regval 5c 0x20)"
+check_eq "autosuspend: CTRL_REG1 back to 0x34" 0x34 "$(regval 5c 0x20)"
 
 echo $A > "$SIM"/delete_device
 rmmod lps001wp

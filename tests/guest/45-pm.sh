@@ -44,8 +44,9 @@ let_go
 check_true "and down again afterwards" wait_for 4 powered_down
 
 # ---- bus cost of a read (issue 12) ----
-# Cold: CTRL_REG1 check, power-up, discard, one burst that finds the first
-# sample (the poll sleeps until one period after power-up), power-down.
+# Cold: CTRL_REG1 check, power-up, discard, one burst that finds the second
+# sample (the first after power-up may be garbage: the poll sleeps until two
+# periods after power-up), power-down.
 echo 12.5 > "$D/sampling_frequency"
 echo "counter 3000 0" > "$SIM"/5c/stimulus
 check_true "idle" wait_for 4 powered_down

@@ -40,7 +40,7 @@ echo 0 > "$SIM"/5c/counters
 check_eq "enable rising" 0 "$(write_errno "$E/in_pressure1_thresh_rising_en" 1)"
 check_eq "INT_CFG = LIR | PL_E" 0x06 "$(regval 5c 0x34)"
 check_eq "CTRL_REG3: thresholds on INT1" 0x03 "$(regval 5c 0x22)"
-check_eq "events keep the chip running with DIFF_EN" 0x5c "$(regval 5c 0x20)"
+check_eq "events keep the chip running with DIFF_EN" 0x7c "$(regval 5c 0x20)"
 sleep 1
 check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
 

@@ -39,9 +39,9 @@ check_true "wait for idle" wait_for 4 powered_down
 
 # ---- failed writes change nothing ----
 echo "eio 1" > "$SIM"/5c/fault
-check_eq "sampling_frequency write with EIO" EIO "$(write_errno "$D/sampling_frequency" 12.5)"
-check_eq "DR unchanged in the chip" 16 $(( $(regval 5c 0x20) & 0x30 ))
-check_eq "and sampling_frequency does not claim 12.5" 7.000000 "$(cat "$D/sampling_frequency")"
+check_eq "sampling_frequency write with EIO" EIO "$(write_errno "$D/sampling_frequency" 7)"
+check_eq "DR unchanged in the chip" 48 $(( $(regval 5c 0x20) & 0x30 ))
+check_eq "and sampling_frequency does not claim 7" 12.500000 "$(cat "$D/sampling_frequency")"
 echo 1000 > "$D/in_pressure1_reference_raw"
 echo "eio 1" > "$SIM"/5c/fault
 check_eq "reference write with EIO" EIO "$(write_errno "$D/in_pressure1_reference_raw" 2000)"

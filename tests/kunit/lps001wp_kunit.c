@@ -11,15 +11,20 @@
 
 static void lps001wp_test_odr_to_dr(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(7, 0), LPS001WP_DR_P7_T7);
-	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(12, 500000),
-			LPS001WP_DR_P12_5_T12_5);
-	/* The ST table's codes, not mainline st_pressure's (spec §9.1) */
-	KUNIT_EXPECT_EQ(test, LPS001WP_DR_P7_T7, 0x1);
-	KUNIT_EXPECT_EQ(test, LPS001WP_DR_P12_5_T12_5, 0x3);
+	/* DR 11 at 12.5 Hz in every source's table */
+	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(12, 500000), LPS001WP_DR_11);
+	KUNIT_EXPECT_EQ(test, LPS001WP_DR_11, 0x3);
+#if LPS001WP_ASSUME_DR_ST_TABLE
+	/* ST's table: 7 Hz is DR 01; no 1 Hz */
+	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(7, 0), 0x1);
+	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(1, 0), -EINVAL);
+#else
+	/* mainline's: 1 Hz is DR 01, 7 Hz DR 10 */
+	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(1, 0), 0x1);
+	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(7, 0), 0x2);
+#endif
 
 	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(1, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(7, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(12, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(12, 499999), -EINVAL);
@@ -28,21 +33,33 @@ static void lps001wp_test_odr_to_dr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lps001wp_odr_to_dr(0, 500000), -EINVAL);
 }
 
-static void lps001wp_test_dr_to_odr(struct kunit *test)
+static void lps001wp_expect_odr(struct kunit *test, unsigned int dr,
+				int want, int want2)
 {
 	int val = -1, val2 = -1;
 
-	KUNIT_EXPECT_EQ(test, lps001wp_dr_to_odr(LPS001WP_DR_P7_T7, &val, &val2), 0);
-	KUNIT_EXPECT_EQ(test, val, 7);
-	KUNIT_EXPECT_EQ(test, val2, 0);
-	KUNIT_EXPECT_EQ(test, lps001wp_dr_to_odr(LPS001WP_DR_P12_5_T12_5, &val, &val2), 0);
-	KUNIT_EXPECT_EQ(test, val, 12);
-	KUNIT_EXPECT_EQ(test, val2, 500000);
+	KUNIT_ASSERT_EQ_MSG(test, lps001wp_dr_to_odr(dr, &val, &val2), 0,
+			    "DR %u", dr);
+	KUNIT_EXPECT_EQ_MSG(test, val, want, "DR %u", dr);
+	KUNIT_EXPECT_EQ_MSG(test, val2, want2, "DR %u", dr);
+}
+
+static void lps001wp_test_dr_to_odr(struct kunit *test)
+{
+	int val, val2;
+
+	lps001wp_expect_odr(test, 0x3, 12, 500000);
 	/* DR 00 runs pressure at 7 Hz (temperature at 1 Hz) */
-	KUNIT_EXPECT_EQ(test, lps001wp_dr_to_odr(LPS001WP_DR_P7_T1, &val, &val2), 0);
-	KUNIT_EXPECT_EQ(test, val, 7);
-	KUNIT_EXPECT_EQ(test, val2, 0);
+	lps001wp_expect_odr(test, 0x0, 7, 0);
+#if LPS001WP_ASSUME_DR_ST_TABLE
+	lps001wp_expect_odr(test, 0x1, 7, 0);
+	/* unlisted in ST's table */
 	KUNIT_EXPECT_EQ(test, lps001wp_dr_to_odr(0x2, &val, &val2), -EINVAL);
+#else
+	lps001wp_expect_odr(test, 0x1, 1, 0);
+	lps001wp_expect_odr(test, 0x2, 7, 0);
+#endif
+	KUNIT_EXPECT_EQ(test, lps001wp_dr_to_odr(0x4, &val, &val2), -EINVAL);
 }
 
 /* Every advertised rate maps to a code that maps back to the same rate */
@@ -51,7 +68,10 @@ static void lps001wp_test_odr_avail_round_trip(struct kunit *test)
 	unsigned int i;
 	int dr, val, val2;
 
-	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(lps001wp_odr_avail), 4);
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(lps001wp_odr_avail),
+			LPS001WP_ASSUME_DR_ST_TABLE ? 4 : 6);
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(lps001wp_odr_avail),
+			2 * ARRAY_SIZE(lps001wp_odr_dr));
 	for (i = 0; i < ARRAY_SIZE(lps001wp_odr_avail); i += 2) {
 		dr = lps001wp_odr_to_dr(lps001wp_odr_avail[i],
 					lps001wp_odr_avail[i + 1]);
@@ -64,11 +84,69 @@ static void lps001wp_test_odr_avail_round_trip(struct kunit *test)
 
 static void lps001wp_test_sample_period(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(LPS001WP_DR_P7_T7, false), 142858);
-	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(LPS001WP_DR_P7_T7, true), 142858);
-	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(LPS001WP_DR_P12_5_T12_5, true), 80000);
-	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(LPS001WP_DR_P7_T1, false), 142858);
-	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(LPS001WP_DR_P7_T1, true), 1000000);
+	unsigned int dr01 = LPS001WP_ASSUME_DR_ST_TABLE ? 142858 : 1000000;
+
+	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(0x1, false), dr01);
+	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(0x1, true), dr01);
+	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(0x3, true), 80000);
+	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(0x0, false), 142858);
+	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(0x0, true), 1000000);
+	KUNIT_EXPECT_EQ(test, lps001wp_sample_period_us(0x2, false), 142858);
+
+	/* Timeouts hold if the code runs at the slowest rate any table gives */
+	KUNIT_EXPECT_EQ(test, lps001wp_drdy_timeout_us(0x3, false), 240000);
+	KUNIT_EXPECT_EQ(test, lps001wp_drdy_timeout_us(0x1, false), 3000000);
+	KUNIT_EXPECT_EQ(test, lps001wp_drdy_timeout_us(0x2, false), 3000000);
+	KUNIT_EXPECT_EQ(test, lps001wp_drdy_timeout_us(0x0, true), 3000000);
+}
+
+/* in_pressure1_raw is REF_P - P whatever the register holds */
+static void lps001wp_test_delta_sign(struct kunit *test)
+{
+	struct lps001wp_burst burst = { };
+	s16 reg = LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P ? -212 : 212;
+
+	burst.out[LPS001WP_SCAN_PRESSURE] = cpu_to_le16(16212);
+	burst.out[LPS001WP_SCAN_DELTA] = cpu_to_le16(reg);
+	KUNIT_EXPECT_EQ(test, (s16)le16_to_cpu(lps001wp_output(&burst,
+							       LPS001WP_SCAN_DELTA)),
+			-212);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(lps001wp_output(&burst,
+							  LPS001WP_SCAN_PRESSURE)),
+			16212);
+}
+
+/* The first sample after power-up: dropped unless an overrun vouches */
+static void lps001wp_test_first_sample(struct kunit *test)
+{
+	struct lps001wp_data *data;
+	struct lps001wp_burst burst = { };
+	const unsigned int both = LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA;
+
+	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+
+	/* not pending: what STATUS says */
+	burst.status = both;
+	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), both);
+
+	/* pending, nothing new: still pending */
+	data->first_sample_pending = true;
+	burst.status = 0;
+	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), 0);
+	KUNIT_EXPECT_TRUE(test, data->first_sample_pending);
+
+	/* pending, one sample: it is the first, dropped */
+	burst.status = both;
+	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), 0);
+	KUNIT_EXPECT_FALSE(test, data->first_sample_pending);
+	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), both);
+
+	/* pending, overrun: at least the second, taken */
+	data->first_sample_pending = true;
+	burst.status = both | LPS001WP_STATUS_P_OR | LPS001WP_STATUS_T_OR;
+	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), both);
+	KUNIT_EXPECT_FALSE(test, data->first_sample_pending);
 }
 
 static void lps001wp_expect_scale(struct kunit *test, enum iio_chan_type type,
@@ -251,6 +329,8 @@ static struct kunit_case lps001wp_test_cases[] = {
 	KUNIT_CASE(lps001wp_test_dr_to_odr),
 	KUNIT_CASE(lps001wp_test_odr_avail_round_trip),
 	KUNIT_CASE(lps001wp_test_sample_period),
+	KUNIT_CASE(lps001wp_test_delta_sign),
+	KUNIT_CASE(lps001wp_test_first_sample),
 	KUNIT_CASE(lps001wp_test_scales),
 	KUNIT_CASE(lps001wp_test_part_names),
 	KUNIT_CASE(lps001wp_test_event_direction),
