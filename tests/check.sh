@@ -68,6 +68,27 @@ build_modules() {
 	return "$rc"
 }
 
+# build_alt KDIR OUT SWITCH=VALUE: the driver (with KUnit) built with one
+# of lps001wp.h's LPS001WP_ASSUME_* switches flipped, built in
+# OUT/alt-SWITCH and copied to OUT/guest-files/alt-SWITCH.ko for the guest
+# suite 86-switches. Same W=1 rule as build_modules.
+build_alt() {
+	local kdir=$1 out=$2 sw=$3 dir rc=0
+	dir=$out/alt-${sw%%=*}
+	rm -rf "$dir"
+	mkdir -p "$dir/tests"
+	cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/dkms.conf "$dir/"
+	cp -a "$root/tests/kunit" "$dir/tests/"
+	make -C "$kdir" M="$dir" W=1 LPS001WP_KUNIT=1 LPS001WP_ASSUME="$sw" modules > "$dir/build.log" 2>&1 || rc=1
+	if grep -q 'warning:' "$dir/build.log"; then
+		grep -B2 -A4 'warning:' "$dir/build.log" >&2
+		rc=1
+	fi
+	[ "$rc" = 0 ] && cp "$dir/lps001wp.ko" "$out/guest-files/alt-${sw%%=*}.ko" || rc=1
+	tap_result "build: driver with LPS001WP_ASSUME_$sw against $(basename "$kdir"), W=1, no warnings" "$rc" "see $dir/build.log"
+	return "$rc"
+}
+
 # Patterns of a kernel splat in the guest console.
 splat_re='WARNING:|usage count underflow|BUG:|KASAN|Oops|general protection|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN_ON|sleeping function called from invalid context|INFO: task .* blocked|unreferenced object|Kernel panic|UBSAN'
 
@@ -150,11 +171,18 @@ test_kernel_pass() {
 	kver=$(make -s -C "$kdir" kernelrelease)
 	mkdir -p "$out"
 	tag "$series" build_modules "$kdir" "$out/test-modules" LPS001WP_KUNIT=1 || return 1
+	# the guest's files, plus this kernel's builds with a switch flipped
+	rm -rf "$out/guest-files"
+	cp -a "$build/guest-files" "$out/guest-files"
+	local sw
+	for sw in DR_ST_TABLE=0 DELTA_IS_REF_MINUS_P=0 FIRST_SAMPLE_VALID=1; do
+		tag "$series" build_alt "$kdir" "$out" "$sw" || return 1
+	done
 	rm -rf "$out/modroot"
 	make -s -C "$kdir" INSTALL_MOD_PATH="$out/modroot" modules_install > /dev/null
 	local kos=("$out/test-modules/lps001wp.ko")
 	[ -f "$out/test-modules/tests/sim/lps001wp_sim.ko" ] && kos+=("$out/test-modules/tests/sim/lps001wp_sim.ko")
-	BENCH_EXTRA_FILES="$build/guest-files" bash "$root/tests/initramfs.sh" "$out/initramfs-test.cpio.gz" \
+	BENCH_EXTRA_FILES="$out/guest-files" bash "$root/tests/initramfs.sh" "$out/initramfs-test.cpio.gz" \
 		"$out/modroot" "$kver" "${kos[@]}" || return 1
 	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$out/initramfs-test.cpio.gz" \
 		"guest-$series" bench.mode=check "bench.suites=${GUEST_SUITES:-}"

@@ -1,0 +1,108 @@
+# shellcheck shell=sh
+# lps001wp.h's switches for the facts no build can get right on every chip:
+# the driver built with each one flipped (/tests/alt-<SWITCH>.ko, built by
+# tests/check.sh with KUnit) is right on the chip variant that needs it,
+# and differs from the default build where the switch matters.
+
+A=0x5c
+
+modprobe lps001wp_sim
+BUS=$(i2c_bus_of lps001wp-sim)
+# hold_on / let_go (lib.sh) act on it
+export PWR="/sys/bus/i2c/devices/$BUS-005c/power"
+
+# alt SWITCH: load the build with SWITCH flipped, its KUnit suite passing
+alt() {
+	S=$1
+	rmmod lps001wp 2>/dev/null
+	check_true "$S: insmod alt-$S.ko" insmod "/tests/alt-$S.ko"
+	check_true "$S: its KUnit suite passes" \
+		grep -q '^ok [0-9]* lps001wp$' /sys/kernel/debug/kunit/lps001wp/results
+}
+
+# bind VARIANT: a fresh client at 0x5c (INT1 rising) on a chip in VARIANT
+bind() {
+	V="$S, chip $1"
+	echo "default $1" > "$SIM"/5c/variant
+	echo "$A irq=rising" > "$SIM"/new_device
+	D=$(iio_dev lps001wp)
+}
+
+unbind() {
+	echo $A > "$SIM"/delete_device
+	echo default > "$SIM"/5c/variant
+}
+
+# cold ATTR: a one-shot read with the chip powered down before it
+cold() {
+	wait_for 4 powered_down
+	read_errno "$D/$1"
+}
+
+# samples_in_3s: samples the powered chip makes in 3 s
+samples_in_3s() {
+	hold_on
+	cat "$D/in_pressure_raw" > /dev/null
+	s0=$(counter 5c samples)
+	sleep 3
+	echo $(( $(counter 5c samples) - s0 ))
+	let_go
+}
+
+# ---- DELTA_IS_REF_MINUS_P=0: the chip subtracts the other way ----
+alt DELTA_IS_REF_MINUS_P
+bind delta=p-ref
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+echo 16000 > "$D/in_pressure1_reference_raw"
+check_eq "$V: in_pressure1_raw = REF_P - P" -212 "$(cold in_pressure1_raw)"
+enable_scan pressure1
+echo 1 > "$D/buffer/enable"
+check_eq "$V: buffered DELTA = REF_P - P (-212 as u16)" 65324 "$(scans 1 2 | awk '{ print $1 }')"
+echo 0 > "$D/buffer/enable"
+echo 16212 > "$D/in_pressure1_reference_raw"
+echo 200 > "$D/events/in_pressure1_thresh_rising_value"
+echo 1 > "$D/events/in_pressure1_thresh_rising_en"
+/tests/iio_event_wait "/dev/${D##*/}" 4000 > /tmp/ev.sw 2>&1 &
+listener=$!
+wait_for 2 grep -q listening /tmp/ev.sw
+echo 16512 > "$D/in_pressure1_reference_raw"
+wait "$listener"
+echo 0 > "$D/events/in_pressure1_thresh_rising_en"
+check_eq "$V: REF_P 300 above P is a rising event" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.sw)"
+unbind
+bind default
+echo 16000 > "$D/in_pressure1_reference_raw"
+check_eq "$V: on a REF_P - P chip the sign is wrong: the switch matters" 212 "$(cold in_pressure1_raw)"
+unbind
+
+# ---- FIRST_SAMPLE_VALID=1: the first sample after power-up is taken ----
+alt FIRST_SAMPLE_VALID
+bind default
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+check_eq "$V: cold read" 16212 "$(cold in_pressure_raw)"
+unbind
+bind first_sample=garbage
+check_eq "$V: a cold read returns the garbage (0): the default's drop is what saves it" \
+	0 "$(cold in_pressure_raw)"
+unbind
+
+# ---- DR_ST_TABLE=0: mainline st_pressure's rate table ----
+alt DR_ST_TABLE
+bind dr01=1
+check_eq "$V: sampling_frequency_available" "1.000000 7.000000 12.500000" \
+	"$(cat "$D/sampling_frequency_available")"
+check_eq "$V: default 12.5 Hz" 12.500000 "$(cat "$D/sampling_frequency")"
+check_eq "$V: 1 Hz accepted" 0 "$(write_errno "$D/sampling_frequency" 1)"
+check_eq "$V: 1 Hz is DR=01" 16 $(( $(regval 5c 0x20) & 0x30 ))
+n=$(samples_in_3s)
+check_true "$V: 1 Hz runs at 1 Hz ($n samples in 3 s)" test "$n" -ge 2 -a "$n" -le 4
+check_eq "$V: 7 Hz accepted" 0 "$(write_errno "$D/sampling_frequency" 7)"
+check_eq "$V: 7 Hz is DR=10" 32 $(( $(regval 5c 0x20) & 0x30 ))
+n=$(samples_in_3s)
+check_true "$V: 7 Hz runs at 7 Hz ($n samples in 3 s)" test "$n" -ge 17 -a "$n" -le 25
+check_eq "$V: reads at 7 Hz" 1600 "$(cold in_temp_raw)"
+unbind
+
+rmmod lps001wp
+rmmod lps001wp_sim
