@@ -35,8 +35,9 @@ HWCHECK_VERSION=1
 DRV=lps001wp
 
 # ---- the driver's assumptions: the one table ----
-# fact|macro in lps001wp.h|expected while the macro is defined|otherwise
-# A macro "-" means the driver makes no assumption (value reported only).
+# fact|macro in lps001wp.h|expected while the macro is defined (and not 0)|otherwise
+# A macro or expectation "-" means the driver makes no assumption there:
+# it works either way (value reported only).
 assumptions() {
 	cat <<'EOF'
 who_am_i|LPS001WP_WHO_AM_I_VALUE|0xba|0xba
@@ -44,11 +45,11 @@ autoinc_read|LPS001WP_I2C_AUTO_INCREMENT|yes|yes
 autoinc_write|LPS001WP_I2C_AUTO_INCREMENT|yes|yes
 dr00|LPS001WP_ASSUME_DR_ST_TABLE|7/1|7/1
 dr01|LPS001WP_ASSUME_DR_ST_TABLE|7/7|1/1
-dr10|-|-|-
+dr10|LPS001WP_ASSUME_DR_ST_TABLE|-|7/7
 dr11|LPS001WP_ASSUME_DR_ST_TABLE|12.5/12.5|12.5/12.5
 da_clear|LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H|out_h|status
 bdu|LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H|pair|pair
-first_sample|LPS001WP_ASSUME_FIRST_SAMPLE_VALID|valid|garbage
+first_sample|LPS001WP_ASSUME_FIRST_SAMPLE_VALID|valid|-
 delta|LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P|ref-p|p-ref
 ths|LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P|strict|strict
 lir|LPS001WP_ASSUME_INT_ACK_READ_CLEARS|latch|ignored
