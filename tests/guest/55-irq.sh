@@ -71,6 +71,29 @@ echo $A > "$SIM"/delete_device
 echo "$A irq=falling open-drain" > "$SIM"/new_device
 run_own_trigger 0xc0 0xc4 "falling, open drain"
 
+# The stamps come from the hard IRQ: on the monotonic clock, each scan's
+# stamp lies just after the INT1 interrupt the simulator raised for it,
+# while every bus transfer takes 20 ms, so that a stamp taken in a thread
+# after the burst read is at least 20 ms late.
+echo monotonic > "$D/current_timestamp_clock"
+echo "delay_us 20000" > "$SIM"/5c/fault
+enable_scan pressure temp timestamp
+echo 1 > "$D/buffer/enable"
+s=$(scans 10 16)
+echo 0 > "$D/buffer/enable"
+echo clear > "$SIM"/5c/fault
+echo realtime > "$D/current_timestamp_clock"
+# per scan, microseconds from the latest interrupt at or before its stamp
+lag=$({ cat "$SIM"/5c/int1_times; echo "$s" | sed 's/^/scan /'; } | awk '
+	$1 != "scan" { irq[n++] = $1; next }
+	{	t = $9 * 281474976710656 + $8 * 4294967296 + $7 * 65536 + $6
+		best = -1
+		for (i = 0; i < n; i++) if (irq[i] <= t) best = irq[i]
+		printf "%s ", best < 0 ? "none" : int((t - best) / 1000) }')
+check_eq "stamps: 10 scans with a 20 ms bus" 10 "$(echo "$s" | grep -c .)"
+check_true "stamps: each within 5 ms after its INT1 interrupt, none after the 20 ms read (us: $lag)" \
+	sh -c "echo '$lag' | awk '{ for (i = 1; i <= NF; i++) if (\$i == \"none\" || \$i >= 5000) exit 1 } NF != 10 { exit 1 }'"
+
 # The own trigger is ours only; hrtimer still works with an IRQ wired
 mkdir /sys/kernel/config/iio/triggers/hrtimer/lpsi
 echo 10 > "$(iio_trigger lpsi)/sampling_frequency"

@@ -18,6 +18,8 @@
 #define LPS_SIM_NUM_CHIPS	2
 #define LPS_SIM_NUM_PADS	2
 #define LPS_SIM_NUM_IRQS	(LPS_SIM_NUM_CHIPS * LPS_SIM_NUM_PADS)
+/* INT1 interrupts whose raise time is kept (int1_times) */
+#define LPS_SIM_INT1_LOG	64
 
 struct dentry;
 struct lps_sim;
@@ -58,6 +60,8 @@ struct lps_sim_chip {
 	bool active_low;
 	bool int1_shared;
 	u64 irqs[LPS_SIM_NUM_PADS];
+	/* CLOCK_MONOTONIC ns of INT1 interrupt n at [n % LPS_SIM_INT1_LOG] */
+	u64 int1_ns[LPS_SIM_INT1_LOG];
 
 	/* The rest is process context only, under sim->lock. */
 	struct hrtimer timer;

@@ -71,6 +71,19 @@ static bool lps_sim_line_fires(struct lps_sim *sim, unsigned int hwirq,
 }
 
 /*
+ * An interrupt delivered on a pad, with the time it was raised for INT1:
+ * what a hard IRQ handler's timestamp is compared with (int1_times)
+ */
+static void lps_sim_count_irq(struct lps_sim_chip *c, unsigned int pad)
+{
+	lockdep_assert_held(&c->sim->line_lock);
+
+	if (!pad)
+		c->int1_ns[c->irqs[0] % LPS_SIM_INT1_LOG] = ktime_get_ns();
+	c->irqs[pad]++;
+}
+
+/*
  * The level on the wire of each line from what the pads drive. A shared
  * INT1 (variant shared=1) is open drain with the other chip's INT1: it is
  * at this chip's active level when either pad is at its own active level,
@@ -101,7 +114,7 @@ static unsigned long lps_sim_lines(struct lps_sim *sim)
 		sim->line[h] = lvl;
 		if (lps_sim_line_fires(sim, h, lvl)) {
 			fire |= BIT(h);
-			c->irqs[pad]++;
+			lps_sim_count_irq(c, pad);
 		}
 	}
 	return fire;
@@ -732,6 +745,40 @@ static ssize_t lps_sim_counters_write(struct file *file,
 
 LPS_SIM_FOPS(lps_sim_counters);
 
+/* The raise times of the last INT1 interrupts, oldest first */
+static int lps_sim_int1_times_show(struct seq_file *sf, void *v)
+{
+	struct lps_sim_chip *c = sf->private;
+	u64 *ns, n, i;
+
+	ns = kmalloc_array(LPS_SIM_INT1_LOG, sizeof(*ns), GFP_KERNEL);
+	if (!ns)
+		return -ENOMEM;
+
+	raw_spin_lock_irq(&c->sim->line_lock);
+	n = c->irqs[0];
+	memcpy(ns, c->int1_ns, sizeof(c->int1_ns));
+	raw_spin_unlock_irq(&c->sim->line_lock);
+
+	for (i = n > LPS_SIM_INT1_LOG ? n - LPS_SIM_INT1_LOG : 0; i < n; i++)
+		seq_printf(sf, "%llu\n", ns[i % LPS_SIM_INT1_LOG]);
+	kfree(ns);
+	return 0;
+}
+
+static int lps_sim_int1_times_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lps_sim_int1_times_show, inode->i_private);
+}
+
+static const struct file_operations lps_sim_int1_times_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lps_sim_int1_times_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /* Under sim->lock */
 static void lps_sim_fault_clear(struct lps_sim_chip *c)
 {
@@ -1184,6 +1231,8 @@ static void lps_sim_debugfs_chips(struct lps_sim *sim, struct dentry *parent,
 				    &lps_sim_counters_fops);
 		debugfs_create_file("fault", 0600, dir, c,
 				    &lps_sim_fault_fops);
+		debugfs_create_file("int1_times", 0400, dir, c,
+				    &lps_sim_int1_times_fops);
 		c->dir = dir;
 	}
 }
@@ -1241,7 +1290,8 @@ static void lps_sim_irq_unmask(struct irq_data *d)
 	raw_spin_lock_irqsave(&sim->line_lock, flags);
 	active = sim->line[h] == !!(type & IRQ_TYPE_LEVEL_HIGH);
 	if (active)
-		sim->chip[h / LPS_SIM_NUM_PADS].irqs[h % LPS_SIM_NUM_PADS]++;
+		lps_sim_count_irq(&sim->chip[h / LPS_SIM_NUM_PADS],
+				  h % LPS_SIM_NUM_PADS);
 	raw_spin_unlock_irqrestore(&sim->line_lock, flags);
 	/* the descriptor lock is held: no irq_set_irqchip_state() here */
 	if (active) {
