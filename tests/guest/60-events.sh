@@ -11,7 +11,6 @@ modprobe lps001wp_sim
 modprobe lps001wp
 echo "$A irq=rising" > "$SIM"/new_device
 D=$(iio_dev lps001wp)
-CDEV=/dev/${D##*/}
 E=$D/events
 for f in in_pressure1_thresh_rising_en in_pressure1_thresh_rising_value \
 	 in_pressure1_thresh_falling_en in_pressure1_thresh_falling_value; do
@@ -44,15 +43,8 @@ check_eq "events keep the chip running with DIFF_EN" 0x7c "$(regval 5c 0x20)"
 sleep 1
 check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
 
-# listen NAME: start iio_event_wait in the background, once its fd is open
-listen() {
-	/tests/iio_event_wait "$CDEV" 4000 > "/tmp/ev.$1" 2>&1 &
-	LISTENER=$!
-	wait_for 2 grep -q listening "/tmp/ev.$1"
-}
-
 # ---- rising: REF_P - P = 300 > 200 ----
-listen rising
+listen rising 4000
 echo 16512 > "$D/in_pressure1_reference_raw"
 check_true "DELTA 300 > 200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
 check_true "the IRQ thread read INT_SRC" test "$(counter 5c read_0x35)" -ge 1
@@ -77,7 +69,7 @@ echo 0 > "$E/in_pressure1_thresh_rising_en"
 
 # ---- falling: REF_P - P = -300 < -200 (PH) ----
 echo 0 > "$SIM"/5c/counters
-listen falling
+listen falling 4000
 check_eq "enable falling" 0 "$(write_errno "$E/in_pressure1_thresh_falling_en" 1)"
 check_eq "INT_CFG = LIR | PH_E" 0x05 "$(regval 5c 0x34)"
 check_true "DELTA -300 < -200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"

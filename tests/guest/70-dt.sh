@@ -137,11 +137,9 @@ echo 0 > "$SIM/of-5c/counters"
 check_eq "INT2: enable the rising threshold" 0 \
 	"$(write_errno "$D/events/in_pressure1_thresh_rising_en" 1)"
 check_eq "INT2: CTRL_REG3 routes thresholds to INT2, nothing to INT1" 0x18 "$(regval of-5c 0x22)"
-/tests/iio_event_wait "$CDEV" 4000 > /tmp/ev.int2 2>&1 &
-listener=$!
-wait_for 2 grep -q listening /tmp/ev.int2
+listen int2 4000
 echo 17300 > "$D/in_pressure1_reference_raw"
-wait "$listener"
+wait "$LISTENER"
 echo 0 > "$D/events/in_pressure1_thresh_rising_en"
 check_eq "INT2: the event reaches user space" \
 	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.int2)"

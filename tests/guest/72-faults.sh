@@ -18,14 +18,6 @@ bursts_after() {
 	counter 5c read_0x27
 }
 
-# listen NAME TIMEOUT_MS [COUNT]: iio_event_wait in the background, once
-# its fd is open; its output goes to /tmp/ev.NAME.
-listen() {
-	/tests/iio_event_wait "/dev/${D##*/}" "$2" "${3:-1}" > "/tmp/ev.$1" 2>&1 &
-	LISTENER=$!
-	wait_for 2 grep -q listening "/tmp/ev.$1"
-}
-
 # ---- 1: a bus error must not stop the own data-ready stream ----
 # DRDY is a level on an edge interrupt: a sample left unread keeps the pad
 # high and no edge ever comes again.

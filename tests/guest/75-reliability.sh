@@ -138,13 +138,8 @@ echo 0 > "$E/in_pressure1_thresh_falling_en"
 check_eq "40 event switches under faults ($fails failed), then both off: INT_CFG = LIR" 0x04 "$(regval 5c 0x34)"
 check_eq "and INT1 idle" 0x00 "$(regval 5c 0x22)"
 check_true "and powered down (runtime PM balanced)" wait_for 5 powered_down
-listen_ev() {
-	/tests/iio_event_wait "/dev/${D##*/}" 4000 > /tmp/ev.rel 2>&1 &
-	LISTENER=$!
-	wait_for 2 grep -q listening /tmp/ev.rel
-}
 echo 1 > "$E/in_pressure1_thresh_rising_en"
-listen_ev
+listen rel 4000
 echo "const 15812 1600" > "$SIM"/5c/stimulus
 wait "$LISTENER"
 check_eq "events work after the faults (DELTA 400 > THS_P 300)" "type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.rel)"

@@ -90,11 +90,9 @@ event() {
 	/tests/iio_event_wait "/dev/${D##*/}" 1000 > /tmp/ev.quiet 2>&1
 	rc=$?
 	check_eq "$V: no event while REF_P = P ($(tail -n1 /tmp/ev.quiet))" 1 "$rc"
-	/tests/iio_event_wait "/dev/${D##*/}" 4000 > /tmp/ev.variant 2>&1 &
-	listener=$!
-	wait_for 2 grep -q listening /tmp/ev.variant
+	listen variant 4000
 	echo 16512 > "$D/in_pressure1_reference_raw"
-	wait "$listener"
+	wait "$LISTENER"
 	echo 0 > "$D/events/in_pressure1_thresh_rising_en"
 	check_eq "$V: threshold event reaches user space" \
 		"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.variant)"

@@ -62,11 +62,9 @@ echo 0 > "$D/buffer/enable"
 echo 16212 > "$D/in_pressure1_reference_raw"
 echo 200 > "$D/events/in_pressure1_thresh_rising_value"
 echo 1 > "$D/events/in_pressure1_thresh_rising_en"
-/tests/iio_event_wait "/dev/${D##*/}" 4000 > /tmp/ev.sw 2>&1 &
-listener=$!
-wait_for 2 grep -q listening /tmp/ev.sw
+listen sw 4000
 echo 16512 > "$D/in_pressure1_reference_raw"
-wait "$listener"
+wait "$LISTENER"
 echo 0 > "$D/events/in_pressure1_thresh_rising_en"
 check_eq "$V: REF_P 300 above P is a rising event" \
 	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.sw)"

@@ -126,6 +126,16 @@ iio_trigger() {
 	return 1
 }
 
+# listen NAME TIMEOUT_MS [COUNT]: iio_event_wait on device $D in the
+# background, once its fd is open; its output goes to /tmp/ev.NAME, its pid
+# to LISTENER.
+listen() {
+	/tests/iio_event_wait "/dev/${D##*/}" "$2" "${3:-1}" > "/tmp/ev.$1" 2>&1 &
+	# shellcheck disable=SC2034 # the suites wait for it
+	LISTENER=$!
+	wait_for 2 grep -q listening "/tmp/ev.$1"
+}
+
 # wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s; fails on timeout.
 wait_for() {
 	n=$(( $1 * 10 )); shift

@@ -766,18 +766,7 @@ static int lps_sim_int1_times_show(struct seq_file *sf, void *v)
 	return 0;
 }
 
-static int lps_sim_int1_times_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, lps_sim_int1_times_show, inode->i_private);
-}
-
-static const struct file_operations lps_sim_int1_times_fops = {
-	.owner		= THIS_MODULE,
-	.open		= lps_sim_int1_times_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(lps_sim_int1_times);
 
 /* Under sim->lock */
 static void lps_sim_fault_clear(struct lps_sim_chip *c)
