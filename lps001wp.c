@@ -482,6 +482,23 @@ static int lps001wp_write_done(struct lps001wp_data *data, unsigned int first,
 	return ret;
 }
 
+/*
+ * Configuration registers come from the cache, except after a failed write
+ * dropped one: then the read goes to the bus, which may be failing still.
+ */
+static int lps001wp_read_config(struct lps001wp_data *data, unsigned int reg,
+				unsigned int *val)
+{
+	int ret;
+
+	ret = regmap_read(data->regmap, reg, val);
+	if (ret)
+		dev_err_ratelimited(data->dev, "read of 0x%02x failed: %d\n",
+				    reg, ret);
+
+	return ret;
+}
+
 static int lps001wp_write(struct lps001wp_data *data, unsigned int reg,
 			  unsigned int val)
 {
@@ -551,7 +568,7 @@ static int lps001wp_enable_delta(struct lps001wp_data *data)
 	unsigned int ctrl1;
 	int ret;
 
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret)
 		return ret;
 	if (ctrl1 & LPS001WP_CTRL1_DIFF_EN)
@@ -605,7 +622,7 @@ static int lps001wp_wait_sample(struct lps001wp_data *data,
 	s64 wait_us;
 	int ret;
 
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret)
 		return ret;
 	dr = FIELD_GET(LPS001WP_CTRL1_DR, ctrl1);
@@ -758,7 +775,7 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev,
 		return lps001wp_scale(chan->type, val, val2);
 	case IIO_CHAN_INFO_SAMP_FREQ:
 		mutex_lock(&data->lock);
-		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+		ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
 		mutex_unlock(&data->lock);
 		if (ret)
 			return ret;
@@ -842,7 +859,7 @@ static ssize_t lps001wp_reference_read(struct iio_dev *indio_dev,
 	__le16 raw;
 	int ret;
 
-	/* Cached: no bus access */
+	/* From the cache; from the bus only after a failed write dropped it */
 	mutex_lock(&data->lock);
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_REF_P_L, &raw,
 			       sizeof(raw));
@@ -1028,7 +1045,7 @@ static ssize_t lps001wp_thresh_show(struct device *dev,
 	__le16 raw;
 	int ret, val;
 
-	/* Cached: no bus access */
+	/* From the cache; from the bus only after a failed write dropped it */
 	mutex_lock(&data->lock);
 	ret = regmap_bulk_read(data->regmap, LPS001WP_REG_THS_P_L, &raw,
 			       sizeof(raw));

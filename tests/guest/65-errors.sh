@@ -58,24 +58,40 @@ check_true "stuck data-ready at 12.5 Hz: timed out ($r)" sh -c "echo '$r' | grep
 echo clear > "$SIM"/5c/fault
 check_eq "recovers" 1600 "$(cat "$D/in_temp_raw")"
 
+# ---- a failed power-down leaves CTRL_REG1 uncached: the read that then
+# fetches it from a failing bus says so ----
+read_errno "$D/in_pressure_raw" > /dev/null
+dmesg -c > /dev/null
+echo "eio_every 1" > "$SIM"/5c/fault
+check_true "power-down fails on a failing bus" wait_for 4 sh -c "dmesg | grep -q 'power down failed'"
+dmesg -c > /dev/null
+check_eq "the next read fails" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
+check_true "and says which register" sh -c "dmesg | grep -q 'read of 0x20 failed: -5'"
+echo clear > "$SIM"/5c/fault
+check_eq "recovers" 16212 "$(cat "$D/in_pressure_raw")"
+
 # ---- rate-limited logs: at most 10 lines per 5 s of one message ----
 dmesg -c > /dev/null
 echo "eio_every 1" > "$SIM"/5c/fault
 start=$(date +%s)
 i=0
-while [ $i -lt 40 ]; do
+while [ $i -lt 80 ]; do
 	read_errno "$D/in_pressure_raw" > /dev/null
 	i=$((i + 1))
 done
 secs=$(( $(date +%s) - start ))
 echo clear > "$SIM"/5c/fault
-# A read fails at power-up or, if the chip was still running, at the output
-# read: two rate-limited messages.
-n=$(dmesg | grep -c -e 'power up failed' -e 'output read failed')
-# The 5 s window may have opened with an earlier error of this suite, so a
-# span of secs touches at most secs / 5 + 2 windows of 10 lines per message.
-max=$(( 2 * 10 * (secs / 5 + 2) ))
-check_true "40 failing reads in ${secs}s: $n log lines (at most $max)" test "$n" -ge 1 -a "$n" -le "$max" -a "$n" -lt 40
+# A read fails at power-up, at the output read, or (once a failed power-down
+# dropped it from the cache) at its CTRL_REG1 read: three rate-limited
+# messages. Each logs its first 10 failures per 5 s window, less the one or
+# two this suite spent on it before, so the failures give at least 8 lines.
+# One site takes nearly all of them (the chip stays either idle or active),
+# so fewer lines than reads holds even on a guest slowed to 0.3 s a read.
+n=$(dmesg | grep -c -e 'power up failed' -e 'output read failed' -e 'read of 0x20 failed')
+# The window may have opened before the storm, so a span of secs touches at
+# most secs / 5 + 2 windows of 10 lines per message.
+max=$(( 3 * 10 * (secs / 5 + 2) ))
+check_true "80 failing reads in ${secs}s: $n log lines (8 to $max, fewer than 80)" test "$n" -ge 8 -a "$n" -le "$max" -a "$n" -lt 80
 check_eq "works after the storm" 16212 "$(cat "$D/in_pressure_raw")"
 
 # ---- buffer under faults: keeps running, no stale scans ----
