@@ -1,29 +1,32 @@
 #!/bin/bash
 # Build (or reuse) a bench test kernel from Debian's linux-source-<series>.
 #
-#   build.sh [SERIES]      SERIES is 6.1 (default) or 6.12
+#   build.sh [SERIES]      SERIES is 6.1 (default), 6.12 or 7.2
 #
 # The config is tinyconfig + config.fragment + config-SERIES.fragment (when it
 # exists). The tree is cached outside the work tree, keyed by the fragments,
-# the Kconfig patch, this script, the linux-source package version and the
-# compiler, so a second run reuses it. Prints the tree's path on stdout;
+# the Kconfig patch, the recipe below, the linux-source package version and
+# the compiler, so a second run reuses it and a tree built by one compiler is
+# never used with another. The source comes from tests/kernel/source.sh. Prints the tree's path on stdout;
 # everything else goes to stderr.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 series=${1:-6.1}
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
-tarball=/usr/src/linux-source-$series.tar.xz
 jobs=${JOBS:-$(nproc)}
+# Bump when the steps below change what is built (not for comments or logs).
+recipe=2
 
-[ -f "$tarball" ] || { echo "build.sh: $tarball missing (apt-get install linux-source-$series)" >&2; exit 1; }
+read -r tarball srcver < <(bash "$here/source.sh" "$series") ||
+	{ echo "build.sh: no linux-source-$series (see tests/kernel/source.sh)" >&2; exit 1; }
 
 fragments=("$here/config.fragment")
 [ -f "$here/config-$series.fragment" ] && fragments+=("$here/config-$series.fragment")
 
 key=$( {
-	cat "${fragments[@]}" "$here/of-early-flattree.patch" "$0"
-	dpkg-query -W -f '${Version}' "linux-source-$series"
+	cat "${fragments[@]}" "$here/of-early-flattree.patch"
+	echo "recipe $recipe source $srcver"
 	gcc --version | head -n1
 } | sha256sum | cut -c1-16)
 dir=$cache/kernel-$series-$key
