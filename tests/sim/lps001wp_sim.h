@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/property.h>
 #include <linux/spinlock.h>
+#include <linux/version.h>
 
 #include "lps001wp_sim_model.h"
 
@@ -23,6 +24,17 @@
 
 struct dentry;
 struct lps_sim;
+
+/* hrtimer_setup() came in 6.13; hrtimer_init() is gone since. */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*fn)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = fn;
+}
+#endif
 
 /*
  * Firmware node of one instantiated client: a node type of the simulator's

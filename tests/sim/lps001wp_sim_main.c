@@ -1246,10 +1246,8 @@ static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
 	spin_lock_init(&c->lock);
 	lps_model_init(&c->model);
 	c->fault_whoami = -1;
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	c->timer.function = lps_sim_sample_fn;
-	hrtimer_init(&c->boot_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	c->boot_timer.function = lps_sim_boot_fn;
+	hrtimer_setup(&c->timer, lps_sim_sample_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_setup(&c->boot_timer, lps_sim_boot_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 }
 
 /*
