@@ -3,7 +3,9 @@
 #   make                 build lps001wp.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel tree or headers
 #   make install         modules_install + depmod (INSTALL_MOD_PATH= for a staging root)
-#   make check           every test (sets itself up on Debian 12; needs root)
+#   make check           every test (sets itself up on Debian 12 or 13; needs root)
+#   make check-suite SUITES=30-channels[,...] [KERNEL=6.1]
+#                        the inner loop: one test kernel, those guest suites
 #   make demo            boot the simulated board in QEMU and show live readings
 #   make lint            the quality gates (part of make check)
 #   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
@@ -14,7 +16,7 @@
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
-.PHONY: all modules clean install modules_install check demo lint bench hwcheck
+.PHONY: all modules clean install modules_install check check-suite demo lint bench hwcheck
 
 all: modules
 
@@ -44,3 +46,7 @@ bench:
 
 hwcheck:
 	sh tools/lps001wp-hwcheck.sh $(if $(BUS),-b $(BUS)) $(if $(ADDR),-a $(ADDR)) $(HWCHECK_FLAGS)
+
+# make check-suite SUITES=30-channels,60-events [KERNEL=6.1]: the inner loop
+check-suite:
+	SUITES=$(SUITES) KERNEL=$(KERNEL) bash tests/check.sh --suite

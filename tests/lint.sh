@@ -15,7 +15,8 @@
 # The work tree is never modified: builds run in a scratch copy under /tmp.
 # The kernel sources the gates need (checkpatch, coccicheck, the binding
 # .yamllint and dt-bindings headers) are extracted once from Debian's
-# linux-source-6.1 into /var/cache/lps001wp/lint-src-<version>.
+# linux-source-6.1 (tests/kernel/source.sh: the host's package, or fetched
+# on a release without it) into /var/cache/lps001wp/lint-src-<version>.
 #
 # Environment:
 #   LINT_KVER      Debian headers to build against (default: the version
@@ -26,7 +27,7 @@
 set -euo pipefail
 
 # Debian packages the gates need; missing ones are installed with apt-get.
-LINT_PACKAGES="linux-source-6.1 linux-headers-amd64 build-essential bc perl sparse coccinelle codespell shellcheck yamllint dt-schema device-tree-compiler"
+LINT_PACKAGES="linux-headers-amd64 build-essential bc perl sparse coccinelle codespell shellcheck yamllint dt-schema device-tree-compiler"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
@@ -52,6 +53,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
 		apt-get install -y --no-install-recommends "${missing[@]}" >&2
 	fi
 fi
+
+read -r lint_tarball lint_srcver < <(bash "$root/tests/kernel/source.sh" 6.1) ||
+	{ log "no linux-source-6.1 (see tests/kernel/source.sh)"; exit 1; }
 
 kver=${LINT_KVER:-$(dpkg-query -W -f '${Depends}' linux-headers-amd64 |
 	sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')}
@@ -110,18 +114,17 @@ exceptions_for() {
 
 # Kernel sources for checkpatch, coccicheck and the binding checks.
 lint_src() {
-	local ver dir
-	ver=$(dpkg-query -W -f '${Version}' linux-source-6.1)
-	dir=$cache/lint-src-$ver
+	local dir
+	dir=$cache/lint-src-$lint_srcver
 	if [ ! -f "$dir/.extracted" ]; then
 		mkdir -p "$cache"
 		(
 			flock 9
 			if [ ! -f "$dir/.extracted" ]; then
-				log "extracting linux-source-6.1 $ver to $dir"
+				log "extracting linux-source-6.1 $lint_srcver to $dir"
 				rm -rf "$dir.tmp"
 				mkdir -p "$dir.tmp"
-				tar -xf /usr/src/linux-source-6.1.tar.xz -C "$dir.tmp" --strip-components=1
+				tar -xf "$lint_tarball" -C "$dir.tmp" --strip-components=1
 				rm -rf "$dir"
 				mv "$dir.tmp" "$dir"
 				touch "$dir/.extracted"
@@ -270,7 +273,8 @@ gate_coccicheck() {
 	# keyed by the sources, the kernel scripts, spatch and this script.
 	key=$( {
 		(cd "$copy" && find . -type f | sort | xargs sha256sum)
-		dpkg-query -W -f '${Version}' linux-source-6.1 coccinelle
+		echo "$lint_srcver"
+		dpkg-query -W -f '${Version}' coccinelle
 		sha256sum "$root/tests/lint.sh"
 	} | sha256sum | cut -c1-16)
 	hit=$cache/lint-results/coccicheck-$key

@@ -31,15 +31,17 @@ key=$( {
 } | sha256sum | cut -c1-16)
 dir=$cache/kernel-$series-$key
 
+cached() {
+	[ -f "$dir/.built" ] || return 1
+	echo "test kernel: cached $dir" >&2
+	echo "$dir"
+}
+# A cached tree needs no lock: it is only ever renamed into place whole.
+cached && exit 0
 mkdir -p "$cache"
 exec 9>"$cache/.kernel.lock"
 flock 9
-
-if [ -f "$dir/.built" ]; then
-	echo "test kernel: cached $dir" >&2
-	echo "$dir"
-	exit 0
-fi
+cached && exit 0
 
 tmp=$dir.tmp
 rm -rf "$tmp"
