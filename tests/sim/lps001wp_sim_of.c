@@ -98,7 +98,12 @@ static struct platform_driver lps_sim_of_driver = {
 		.of_match_table = lps_sim_of_match,
 	},
 	.probe = lps_sim_of_probe,
+#if KERNEL_VERSION(6, 11, 0) > LINUX_VERSION_CODE
 	.remove_new = lps_sim_of_remove,
+#else
+	/* 6.11 made .remove return void; .remove_new is gone since 6.13 */
+	.remove = lps_sim_of_remove,
+#endif
 };
 
 /* ---- overlays ---- */
