@@ -7,6 +7,7 @@
 #   make check-suite SUITES=30-channels[,...] [KERNEL=6.1]
 #                        the inner loop: one test kernel, those guest suites
 #   make demo            boot the simulated board in QEMU and show live readings
+#                        (Debian 12 or 13 on x86_64, root; tests/deps.sh demo)
 #   make lint            the quality gates (part of make check)
 #   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
 #   make hwcheck [BUS=1] [ADDR=0x5c]
