@@ -62,9 +62,9 @@ echo "demo: booting the test kernel in QEMU (TCG: ~30 s to the first readings on
 bash "$root/tests/qemu.sh" "$kdir/arch/x86/boot/bzImage" "$build/initramfs-demo.cpio.gz" 600 - /dev/null \
 	bench.mode=demo quiet loglevel=3 kmemleak=off
 
-echo "demo: it left $cache ($(du -sh "$cache" 2>/dev/null | cut -f1): the test kernel and its source, reused by make check) and $build." >&2
+echo "demo: it left $cache ($(du -sh "$cache" 2>/dev/null | cut -f1), the test kernel, which make check reuses) and $build." >&2
 if [ -s "$cache/apt-installed.txt" ]; then
-	echo "demo: undo with: sudo apt-get remove --autoremove \$(cat $cache/apt-installed.txt); sudo rm -rf $cache $build" >&2
+	echo "demo: undo with: sudo apt-get purge --autoremove \$(cat $cache/apt-installed.txt); sudo rm -rf $cache $build" >&2
 else
 	echo "demo: undo with: sudo rm -rf $cache $build" >&2
 fi

@@ -11,7 +11,7 @@
 # A fresh machine (Debian with make and git) needs nothing else. What this
 # script installs is appended to $LPS001WP_CACHE/apt-installed.txt
 # (default /var/cache/lps001wp), so that it can be removed again:
-#   apt-get remove --autoremove $(cat /var/cache/lps001wp/apt-installed.txt)
+#   apt-get purge --autoremove $(cat /var/cache/lps001wp/apt-installed.txt)
 #
 # Notes on the less obvious ones:
 #   gcc make libc6-dev  the demo's compiler; make check takes build-essential
