@@ -189,6 +189,28 @@ else
 	failed=1
 fi
 
+# make dtbo and make install-dtbo, in a copy (the work tree stays as it is):
+# /boot/firmware/overlays when it exists, else /boot/overlays, else an error.
+mk=$work/make
+mkdir -p "$mk/Documentation/devicetree/overlays"
+cp "$root/Makefile" "$mk/"
+cp "$src" "$mk/Documentation/devicetree/overlays/lps001wp-overlay.dts"
+p=$(make -s -C "$mk" dtbo 2>&1) || p+=$'\nmake dtbo failed'
+cmp -s "$mk/lps001wp.dtbo" "$ov" || p+=$'\nlps001wp.dtbo differs from dtc -@ output'
+d=$work/destdir
+mkdir -p "$d/boot/overlays"
+make -s -C "$mk" install-dtbo DESTDIR="$d" >/dev/null 2>&1 || p+=$'\ninstall-dtbo failed with /boot/overlays'
+[ -f "$d/boot/overlays/lps001wp.dtbo" ] || p+=$'\nnot in /boot/overlays'
+mkdir -p "$d/boot/firmware/overlays"
+rm -f "$d/boot/overlays/lps001wp.dtbo"
+make -s -C "$mk" install-dtbo DESTDIR="$d" >/dev/null 2>&1 || p+=$'\ninstall-dtbo failed with /boot/firmware/overlays'
+[ -f "$d/boot/firmware/overlays/lps001wp.dtbo" ] || p+=$'\nnot in /boot/firmware/overlays'
+[ -f "$d/boot/overlays/lps001wp.dtbo" ] && p+=$'\ninstalled to /boot/overlays although /boot/firmware/overlays exists'
+rm -rf "$d"
+mkdir -p "$d"
+make -s -C "$mk" install-dtbo DESTDIR="$d" >/dev/null 2>&1 && p+=$'\ninstall-dtbo succeeded with no overlays directory'
+tap "make dtbo builds it; make install-dtbo puts it in /boot/firmware/overlays, else /boot/overlays, else fails" "$p"
+
 # mutant NAME SED: the two-instance check must fail on the overlay edited by SED
 mutant() {
 	sed "$2" "$src" >"$work/$1.dts"
