@@ -5,7 +5,7 @@
  * changes between 6.1 and current mainline.
  *
  * Only pages 1 and 14 of the datasheet are public. Every fact below cites
- * the project's register specification (lps001wp-spec.md, "spec §N") and its
+ * the project's chip facts (Documentation/chip-facts.md, "spec §N") and its
  * confidence tag there: [C] confirmed by an LPS001WP source, [S] only by the
  * sibling LPS001DL or ST convention, [U] inferred.
  *

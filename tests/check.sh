@@ -255,6 +255,7 @@ suite)
 		# shellcheck source=tests/kvers.sh
 		. "$root/tests/kvers.sh"
 		stage lint bash "$root/tests/lint.sh"
+		stage overlay bash "$root/tests/overlay.sh"
 		for series in 6.1 6.12; do
 			stage "stock-$series" stock_lane "$series"
 			stage "install-$series" tag "$series" bash "$root/tests/install.sh" "$series"

@@ -1,8 +1,24 @@
 #!/bin/bash
-# Install the Debian 12 packages the bench needs; skip what is present.
+# Install the Debian packages a command needs; skip what is present.
 #
-# Everything `make check` runs comes from here, so a fresh machine (Debian 12
-# with make and git) needs nothing else. Notes on the less obvious ones:
+#   deps.sh [check]   everything `make check` runs (Debian 12)
+#   deps.sh demo      only what `make demo` runs (Debian 12 or 13): a
+#                     compiler, the 6.1 kernel source and the tools to
+#                     build the test kernel, QEMU for x86, busybox and
+#                     libiio's tools for the guest. No kernel headers or
+#                     image, no cross compilers, no lint tools.
+#
+# A fresh machine (Debian with make and git) needs nothing else. What this
+# script installs is appended to $LPS001WP_CACHE/apt-installed.txt
+# (default /var/cache/lps001wp), so that it can be removed again:
+#   apt-get purge --autoremove $(cat /var/cache/lps001wp/apt-installed.txt)
+#
+# Notes on the less obvious ones:
+#   gcc make libc6-dev  the demo's compiler; make check takes build-essential
+#   bc bison flex libelf-dev kmod cpio patch xz-utils
+#                 the test kernel's build (objtool needs libelf; the demo
+#                 kernel signs nothing, so no libssl-dev), its Kconfig
+#                 patch, the initramfs and depmod
 #   ocaml-nox     spatch runs the OCaml-scripted coccicheck rules only when an
 #                 OCaml compiler is present; without one coccicheck fails
 #   libpython3-dev  and the Python-scripted ones only when it can dlopen
@@ -14,15 +30,37 @@
 #                 kernel image in through its Depends (as on a user's machine).
 set -euo pipefail
 
-packages=(
-	linux-source-6.1 linux-source-6.12 linux-headers-amd64
-	build-essential bc bison flex libelf-dev libssl-dev kmod cpio patch
-	python3 xz-utils openssl
-	qemu-system-x86 qemu-system-arm busybox-static i2c-tools libiio-utils iiod
-	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
-	sparse coccinelle ocaml-nox libpython3-dev dkms dt-schema device-tree-compiler
-	codespell shellcheck yamllint
+set=${1:-check}
+demo=(
+	gcc make libc6-dev bc bison flex libelf-dev kmod cpio patch xz-utils
+	qemu-system-x86 busybox-static libiio-utils
 )
+# Debian 12 carries linux-source-6.1 (bookworm-security has the newest);
+# installed, it is the source make check's 6.1 kernel is built from, so
+# the demo and make check share one cached kernel. Debian 13 has no 6.1:
+# tests/kernel/source.sh fetches it into the cache.
+# shellcheck disable=SC1091
+[ "$(. /etc/os-release && echo "${VERSION_ID:-}")" = 12 ] && demo+=(linux-source-6.1)
+case $set in
+demo)
+	packages=("${demo[@]}")
+	;;
+check)
+	packages=(
+		"${demo[@]}"
+		linux-source-6.12 linux-headers-amd64
+		build-essential libssl-dev python3 openssl
+		qemu-system-arm i2c-tools iiod
+		gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
+		sparse coccinelle ocaml-nox libpython3-dev dkms dt-schema device-tree-compiler
+		codespell shellcheck yamllint
+	)
+	;;
+*)
+	echo "usage: deps.sh [check|demo]" >&2
+	exit 2
+	;;
+esac
 
 installed() {
 	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
@@ -38,11 +76,16 @@ missing=()
 for p in "${packages[@]}"; do
 	installed "$p" || missing+=("$p")
 done
-have_612=$(dpkg-query -W -f '${Package} ${Status}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null |
-	awk '/install ok installed/ {print $1}' | sort -V | tail -n1 || true)
+# The demo needs no kernel headers: only make check's stock-kernel and
+# DKMS stages do.
+have_612=none
+if [ "$set" = check ]; then
+	have_612=$(dpkg-query -W -f '${Package} ${Status}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null |
+		awk '/install ok installed/ {print $1}' | sort -V | tail -n1 || true)
+fi
 
 if [ "${#missing[@]}" -eq 0 ] && [ -n "$have_612" ]; then
-	echo "deps: all $(( ${#packages[@]} + 1 )) packages present ($have_612)" >&2
+	echo "deps: all ${#packages[@]} packages for $set present" >&2
 	exit 0
 fi
 
@@ -59,3 +102,6 @@ if [ -z "$have_612" ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
+mkdir -p "$cache"
+printf '%s\n' "${missing[@]}" >> "$cache/apt-installed.txt"

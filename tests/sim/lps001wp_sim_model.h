@@ -3,7 +3,7 @@
  * Register model of one ST LPS001WP, kept free of bus, timer and interrupt
  * code so that KUnit can drive it directly. The caller serialises access.
  *
- * Section numbers refer to the bench's lps001wp-spec.md.
+ * Section numbers refer to Documentation/chip-facts.md.
  */
 #ifndef LPS001WP_SIM_MODEL_H
 #define LPS001WP_SIM_MODEL_H
