@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the Debian packages a command needs; skip what is present.
 #
-#   deps.sh [check]   everything `make check` runs (Debian 12)
+#   deps.sh [check]   everything `make check` runs (Debian 12 or 13)
 #   deps.sh demo      only what `make demo` runs (Debian 12 or 13): a
 #                     compiler, the 6.1 kernel source and the tools to
 #                     build the test kernel, QEMU for x86, busybox and
@@ -40,7 +40,15 @@ demo=(
 # the demo and make check share one cached kernel. Debian 13 has no 6.1:
 # tests/kernel/source.sh fetches it into the cache.
 # shellcheck disable=SC1091
-[ "$(. /etc/os-release && echo "${VERSION_ID:-}")" = 12 ] && demo+=(linux-source-6.1)
+release=$(. /etc/os-release 2>/dev/null && echo "${ID:-}-${VERSION_ID:-}")
+case $release in
+debian-12) demo+=(linux-source-6.1) ;;
+debian-13) ;;
+*)
+	echo "deps: this bench sets itself up on Debian 12 or 13; this machine is '$release' (/etc/os-release)" >&2
+	exit 1
+	;;
+esac
 case $set in
 demo)
 	packages=("${demo[@]}")
@@ -78,8 +86,10 @@ for p in "${packages[@]}"; do
 done
 # The demo needs no kernel headers: only make check's stock-kernel and
 # DKMS stages do.
+# Debian 12 has 6.12 only in bookworm-security, as linux-headers-6.12.N+deb12-amd64
+# beside its own 6.1; on Debian 13, linux-headers-amd64 is 6.12 already.
 have_612=none
-if [ "$set" = check ]; then
+if [ "$set" = check ] && [ "$release" = debian-12 ]; then
 	have_612=$(dpkg-query -W -f '${Package} ${Status}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null |
 		awk '/install ok installed/ {print $1}' | sort -V | tail -n1 || true)
 fi
@@ -94,6 +104,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+trap 'echo "deps: installing the $set packages failed (above: what apt said). Needed: ${missing[*]}" >&2' ERR
 apt-get update -qq >&2
 if [ -z "$have_612" ]; then
 	h=$(newest_612_headers)
