@@ -924,6 +924,10 @@ static int lps_sim_node_irq_get(const struct fwnode_handle *fwnode,
 
 static const struct fwnode_operations lps_sim_node_ops = {
 	.property_present = lps_sim_node_present,
+#if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
+	/* a flag's presence is its value; 6.14 reads booleans with this op */
+	.property_read_bool = lps_sim_node_present,
+#endif
 	.property_read_string_array = lps_sim_node_read_strings,
 	.irq_get = lps_sim_node_irq_get,
 };
