@@ -28,7 +28,10 @@ fail() {
 	exit 1
 }
 aptfetch() { bash "$root/tests/aptfetch.sh" "$@"; }
-re_escape() { sed 's/[.+]/\\&/g' <<< "$1"; }
+re_escape() {
+	local r=${1//./\\.}
+	echo "${r//+/\\+}"
+}
 
 if [ "${STOCK_PREPARED:-0}" != 1 ] && kver=$(stock_kver "$series"); then
 	how=headers
@@ -52,7 +55,8 @@ k=$(re_escape "$kver")
 pkgs=$(aptfetch "$suites" find "^linux-(image-$k-unsigned|binary-unsigned-$k|modules-$k|base-$k|headers-$k)\$" "$version") ||
 	fail "Debian's $kver packages" "apt lookup in '$suites' failed"
 grep -qE '^linux-(image|binary)' <<< "$pkgs" || fail "Debian's $kver image" "no image of version $version in '$suites'"
-mapfile -t pkgs < <(sed "s/\$/=$version/" <<< "$pkgs")
+mapfile -t pkgs <<< "$pkgs"
+pkgs=("${pkgs[@]/%/=$version}")
 stock=$(aptfetch "$suites" fetch "${pkgs[@]}") || fail "Debian's $kver packages fetched" "see the log above"
 
 # 7.2's packages put everything under /usr/lib/modules/RELEASE (vmlinuz,
@@ -64,7 +68,7 @@ vmlinuz=$stock/boot/vmlinuz-$kver config=$stock/boot/config-$kver
 [ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz
 [ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz.unsigned
 [ -f "$config" ] || config=$moddir/config
-[ -f "$vmlinuz" ] && [ -f "$config" ] || fail "Debian's $kver image" "no vmlinuz or config in $stock"
+{ [ -f "$vmlinuz" ] && [ -f "$config" ]; } || fail "Debian's $kver image" "no vmlinuz or config in $stock"
 [ -f "$moddir/modules.dep" ] || depmod -b "$stock" "$kver"
 echo "ok - stock-$series: Debian's $kver ($version) fetched without touching the host's apt state"
 

@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 case $arch in
 arm64) cross=aarch64-linux-gnu- ;;
 arm) cross=arm-linux-gnueabihf- ;;
-x86_64) cross= arch=x86 ;;
+x86_64) cross='' arch=x86 ;;
 *) echo "prepare.sh: unknown arch $arch" >&2; exit 2 ;;
 esac
 command -v "${cross}gcc" >/dev/null || { echo "prepare.sh: ${cross}gcc missing (tests/deps.sh installs it)" >&2; exit 1; }
