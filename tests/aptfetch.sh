@@ -9,6 +9,8 @@
 #   aptfetch.sh SUITES names PREFIX      package names starting with PREFIX
 #   aptfetch.sh SUITES find REGEX VER    names matching the extended REGEX whose
 #                                        version VER is available
+#   aptfetch.sh SUITES list REGEX        "NAME VERSION" of every available version
+#                                        of the names matching REGEX
 #   aptfetch.sh SUITES fetch PKG=VER...  download and dpkg-deb -x them into one
 #                                        root; prints its path
 #
@@ -77,6 +79,10 @@ names)
 find)
 	apt-cache "${opts[@]}" dumpavail 2>/dev/null |
 		awk -v re="$1" -v ver="$2" '/^Package:/ {p = $2} /^Version:/ && $2 == ver && p ~ re {print p}' | sort -u
+	;;
+list)
+	apt-cache "${opts[@]}" dumpavail 2>/dev/null |
+		awk -v re="$1" '/^Package:/ {p = $2} /^Version:/ && p ~ re {print p, $2}' | sort -u
 	;;
 fetch)
 	key=$(printf '%s\n' "$arch" "$@" | sort | sha256sum | cut -c1-12)
