@@ -10,7 +10,7 @@
 #
 # KERNELRELEASE defaults to the newest installed headers of SERIES. 7.2's
 # headers install only on Debian 13 with backports: the bench runs this in
-# tests/trixie-chroot.sh.
+# tests/debian-chroot.sh.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

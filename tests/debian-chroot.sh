@@ -1,56 +1,81 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A Debian 13 (trixie) environment with Linux 7.2's headers installed, for
-# what needs installed headers of a kernel the host cannot have (`make
-# install`, DKMS on 7.2): headers, dkms and build-essential come from trixie
-# and trixie-backports, set in the chroot's own sources. The host's sources,
-# packages and /lib/modules are neither changed nor seen.
+# A Debian environment with one stock kernel series' headers and modules
+# installed, for what needs installed headers of a kernel the host cannot
+# have (`make install`, DKMS): 7.2 in Debian 13 (trixie) with
+# trixie-backports, 6.1 in Debian 12 (bookworm, for a Debian 13 host, which
+# has no 6.1). Everything comes from the chroot's own sources; the host's
+# sources, packages and /lib/modules are neither changed nor seen.
 #
-#   trixie-chroot.sh                  prepare (or reuse) it; print its key
-#   trixie-chroot.sh -- CMD [ARG...]  run CMD in a throw-away copy of it, the
-#                                     project's tree read-only at /src
+#   debian-chroot.sh SERIES                  prepare (or reuse) it; print its key
+#   debian-chroot.sh SERIES -- CMD [ARG...]  run CMD in a throw-away copy of
+#                                            it, the project's tree read-only at /src
 #
 # The prepared chroot is cached as a tarball (and its unpacked tree) under
-# the cache, keyed by the versions of the packages installed in it and by
-# the recipe below; each run gets an overlay on it, discarded afterwards, so
-# runs never see each other's dkms state. Needs root (debootstrap, mounts).
-# Inside, CHROOT_KVER names the kernel release whose headers are installed.
+# the cache, keyed by the versions of the packages installed in it
+# (compiler included) and by the recipe below; each run gets an overlay on
+# it, discarded afterwards, so runs never see each other's dkms state. Needs
+# root (debootstrap, mounts). Inside, CHROOT_KVER names the kernel release
+# whose headers are installed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 # Bump when the steps below change what is installed.
-recipe=2
-suites="trixie trixie-updates trixie-security trixie-backports"
+recipe=3
+series=${1:?usage: debian-chroot.sh SERIES [-- CMD...]}
+shift
+case $series in
+7.2) release=trixie backports=trixie-backports ;;
+6.1) release=bookworm backports= ;;
+6.12) release=trixie backports= ;;
+*) echo "debian-chroot: no Debian release for series $series" >&2; exit 2 ;;
+esac
+suites="$release $release-updates $release-security${backports:+ $backports}"
 
-die() { echo "trixie-chroot: $*" >&2; exit 1; }
+die() { echo "debian-chroot: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, mount)"
 command -v debootstrap >/dev/null || die "debootstrap missing (apt-get install debootstrap)"
+[ -f "/usr/share/debootstrap/scripts/$release" ] || die "this debootstrap does not know $release (upgrade debootstrap)"
 aptfetch() { bash "$root/tests/aptfetch.sh" "$suites" "$@"; }
 # shellcheck source=tests/kvers.sh
 . "$root/tests/kvers.sh"
 
-# The 7.2 headers of the version of linux-source-7.2 the bench uses, so the
-# chroot's headers and the stock 7.2 pass (tests/stock.sh) are one kernel.
-read -r _ version < <(bash "$root/tests/kernel/source.sh" 7.2) || die "no linux-source-7.2 (tests/kernel/source.sh)"
-hre=$(stock_headers_re 7.2)
-avail=$(aptfetch list "(${hre%\$}|^build-essential|^dkms|^kmod|^openssl|^gcc-14)\$")
-headers=$(awk -v v="$version" '$2 == v {print $1}' <<< "$avail" | grep -E "$hre" | tail -n1 || true)
-[ -n "$headers" ] || die "no $hre of version $version in $suites"
+# The headers of the version of linux-source-SERIES the bench uses where
+# the release has it (the stock pass, tests/stock.sh, then tests the same
+# kernel), else the release's newest.
+read -r _ srcver < <(bash "$root/tests/kernel/source.sh" "$series" 2>/dev/null) || srcver=
+hre=$(stock_headers_re "$series")
+kre="^linux-(headers|modules|image)-${hre#^linux-headers-}"
+avail=$(aptfetch list "(${kre%\$}|^build-essential|^dkms|^kmod|^openssl|^gcc-[0-9]+)\$")
+headers=$(awk -v v="$srcver" '$2 == v {print $1}' <<< "$avail" | grep -E "$hre" | tail -n1 || true)
+version=$srcver
+if [ -z "$headers" ]; then
+	read -r headers version < <(grep -E "$hre" <<< "$avail" | sort -V | tail -n1) || true
+fi
+[ -n "$headers" ] || die "no $hre in $suites"
 kver=${headers#linux-headers-}
 # The kernel's modules too, as on a machine running it: dkms runs depmod only
 # where the kernel's modules.dep exists, and compresses as the kernel's
-# modules are.
-pkgs=("$headers=$version" "linux-modules-$kver=$version" build-essential dkms kmod openssl)
+# modules are. From 7.2 on they are a package of their own.
+if grep -qx "linux-modules-$kver $version" <<< "$avail"; then
+	modpkg=linux-modules-$kver
+else
+	modpkg=linux-image-$kver
+fi
+pkgs=("$headers=$version" "$modpkg=$version" build-essential dkms kmod openssl)
 vers=()
-for p in "${pkgs[@]:2}" gcc-14; do
+for p in "${pkgs[@]:2}"; do
 	v=$(awk -v p="$p" '$1 == p {print $2}' <<< "$avail" | sort -V | tail -n1)
 	[ -n "$v" ] || die "$p not found in $suites"
 	vers+=("$p=$v")
 done
-key=$(printf '%s\n' "recipe $recipe" "${pkgs[@]:0:2}" "${vers[@]}" | sha256sum | cut -c1-16)
-base=$cache/chroot-trixie-$key
+key=$( {
+	printf '%s\n' "recipe $recipe $release" "${pkgs[@]:0:2}" "${vers[@]}"
+	grep '^gcc-[0-9]* ' <<< "$avail" | sort
+} | sha256sum | cut -c1-16)
+base=$cache/chroot-$release-$key
 
 mkdir -p "$cache"
 exec 6>"$cache/.chroot.lock"
@@ -62,31 +87,31 @@ if [ ! -f "$base.tar.zst" ]; then
 	mirror=${mirror:-http://deb.debian.org/debian}
 	tmp=$base.tmp
 	rm -rf "$tmp"
-	echo "trixie-chroot: debootstrap trixie (log: $tmp.log)" >&2
-	debootstrap --variant=minbase trixie "$tmp" "$mirror" > "$tmp.log" 2>&1 ||
+	echo "debian-chroot: debootstrap $release (log: $tmp.log)" >&2
+	debootstrap --variant=minbase "$release" "$tmp" "$mirror" > "$tmp.log" 2>&1 ||
 		{ tail -n 20 "$tmp.log" >&2; die "debootstrap failed"; }
 	rm -f "$tmp"/etc/apt/sources.list
 	cat > "$tmp/etc/apt/sources.list.d/debian.sources" <<-EOF
 	Types: deb
 	URIs: $mirror
-	Suites: trixie trixie-updates trixie-backports
+	Suites: $release $release-updates${backports:+ $backports}
 	Components: main
 	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 	Types: deb
 	URIs: http://deb.debian.org/debian-security
-	Suites: trixie-security
+	Suites: $release-security
 	Components: main
 	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 	EOF
-	echo "trixie-chroot: installing ${pkgs[*]}" >&2
+	echo "debian-chroot: installing ${pkgs[*]}" >&2
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m --propagation private bash -c '
 		set -e
 		mount -t proc proc "$1/proc"
 		shift
 		chroot "$@"' _ "$tmp" "$tmp" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive sh -c "apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive INITRD=No sh -c "apt-get update -qq &&
 			apt-get install -y -qq --no-install-recommends ${pkgs[*]} &&
 			apt-get clean && rm -rf /var/lib/apt/lists/*" >> "$tmp.log" 2>&1 ||
 		{ tail -n 20 "$tmp.log" >&2; die "apt-get install in the chroot failed (log: $tmp.log)"; }
@@ -100,7 +125,7 @@ if [ ! -f "$base.tar.zst" ]; then
 	mv "$tmp" "$base"
 	touch "$base/.ready"
 	rm -f "$tmp.log"
-	echo "trixie-chroot: prepared in $(( $(date +%s) - start ))s: $base.tar.zst ($(du -h "$base.tar.zst" | cut -f1))" >&2
+	echo "debian-chroot: prepared in $(( $(date +%s) - start ))s: $base.tar.zst ($(du -h "$base.tar.zst" | cut -f1))" >&2
 elif [ ! -f "$base/.ready" ]; then
 	rm -rf "$base"
 	mkdir -p "$base"
