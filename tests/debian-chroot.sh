@@ -78,7 +78,7 @@ key=$( {
 base=$cache/chroot-$release-$key
 
 mkdir -p "$cache"
-exec 6>"$cache/.chroot.lock"
+exec 6>"$cache/.chroot-$release.lock"
 flock 6
 if [ ! -f "$base.tar.zst" ]; then
 	start=$(date +%s)
