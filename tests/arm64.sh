@@ -30,7 +30,7 @@ aptfetch() { APTFETCH_ARCH=arm64 bash "$root/tests/aptfetch.sh" "$@"; }
 read -r _ src_version < <(bash "$root/tests/kernel/source.sh" 6.12) ||
 	fail "linux-source-6.12" "none on the host or fetchable (see tests/kernel/source.sh)"
 suites=$(bash "$root/tests/kernel/source.sh" --suites 6.12)
-headers=$(aptfetch "$suites" find '^linux-headers-6[.]12[.][0-9]+([+]deb[0-9]+)?-arm64$' "$src_version" | tail -n1) ||
+headers=$(aptfetch "$suites" find '^linux-headers-6[.]12[.][0-9]+([+]deb[0-9]+([.][0-9]+)?)?-arm64$' "$src_version" | tail -n1) ||
 	fail "Debian arm64 image" "apt lookup in '$suites' (arm64) failed"
 [ -n "$headers" ] || fail "Debian arm64 image of linux-source-6.12 $src_version" "none in '$suites' (arm64)"
 release=${headers#linux-headers-}

@@ -16,7 +16,7 @@
 #                                               trixie-backports (the bench
 #                                               uses it in a chroot only)
 stock_headers_re() {
-	printf '^linux-headers-%s[.][0-9]+(-[0-9]+)?([+]deb[0-9]+)?-amd64$' "${1//./\\.}"
+	printf '^linux-headers-%s[.][0-9]+(-[0-9]+)?([+]deb[0-9]+([.][0-9]+)?)?-amd64$' "${1//./\\.}"
 }
 
 stock_kver() {
