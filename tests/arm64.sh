@@ -9,48 +9,37 @@
 #
 #   arm64.sh BUILD_DIR    prints TAP lines; writes BUILD_DIR/arm64.{kernel,cpio.gz}
 #
-# Debian's arm64 packages are fetched with apt's lists and archives kept in
-# the cache, not in the host's apt state: the host's dpkg architectures and
-# package lists stay as they were.
+# Debian's arm64 packages are fetched with tests/aptfetch.sh (apt's lists and
+# archives kept in the cache, not in the host's apt state): the host's dpkg
+# architectures and package lists stay as they were.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd)
-cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
-# shellcheck source=tests/kvers.sh
-. "$root/tests/kvers.sh"
 
 fail() {
 	echo "not ok - arm64: $1 # $2"
 	exit 1
 }
 
-kver612=$(stock_kver 6.12) || fail "6.12 headers installed" "see tests/deps.sh"
-release=${kver612%-amd64}-arm64
-version=$(dpkg-query -W -f '${Version}' "linux-headers-$kver612")
-src_version=$(dpkg-query -W -f '${Version}' linux-source-6.12)
-# The symbol CRCs come from the source: image and source must be one release.
-[ "$version" = "$src_version" ] ||
-	fail "linux-source-6.12 matches the image" "source $src_version, image $version"
+aptfetch() { APTFETCH_ARCH=arm64 bash "$root/tests/aptfetch.sh" "$@"; }
 
-aptdir=$cache/apt-arm64
-apt_arm64() {
-	apt-get -qq -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
-		-o Dir::State::Lists="$aptdir/lists" -o Dir::Cache="$aptdir/cache" \
-		-o Dir::State::status=/dev/null -o APT::Sandbox::User=root "$@"
-}
-
-pkgs=$cache/arm64-$release-$version
-if [ ! -f "$pkgs/.extracted" ]; then
-	echo "arm64: fetching Debian's arm64 $release ($version)" >&2
-	rm -rf "$pkgs"
-	mkdir -p "$pkgs/deb" "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
-	apt_arm64 update >&2
-	(cd "$pkgs/deb" && apt_arm64 download "linux-image-$release-unsigned:arm64=$version" \
-		"linux-headers-$release:arm64=$version" busybox-static:arm64) >&2
-	for d in "$pkgs"/deb/*.deb; do dpkg-deb -x "$d" "$pkgs/root"; done
-	touch "$pkgs/.extracted"
-fi
+# The symbol CRCs come from the source: the image is the one built from the
+# linux-source-6.12 the bench has, taken from the release that carries that
+# source (Debian 12: bookworm-security's +deb12; Debian 13: trixie's +deb13).
+read -r _ src_version < <(bash "$root/tests/kernel/source.sh" 6.12) ||
+	fail "linux-source-6.12" "none on the host or fetchable (see tests/kernel/source.sh)"
+suites=$(bash "$root/tests/kernel/source.sh" --suites 6.12)
+headers=$(aptfetch "$suites" find '^linux-headers-6[.]12[.][0-9]+([+]deb[0-9]+([.][0-9]+)?)?-arm64$' "$src_version" | tail -n1) ||
+	fail "Debian arm64 image" "apt lookup in '$suites' (arm64) failed"
+[ -n "$headers" ] || fail "Debian arm64 image of linux-source-6.12 $src_version" "none in '$suites' (arm64)"
+release=${headers#linux-headers-}
+version=$src_version
+bb=$(aptfetch "$suites" versions busybox-static | head -n1)
+[ -n "$bb" ] || fail "busybox-static (arm64)" "not in '$suites'"
+root_arm64=$(aptfetch "$suites" fetch "linux-image-$release-unsigned=$version" "$headers=$version" \
+	"busybox-static=$bb") || fail "Debian's arm64 $release fetched" "see the log above"
+pkgs=${root_arm64%/root}
 moddir=$pkgs/root/lib/modules/$release
 [ -d "$moddir" ] || moddir=$pkgs/root/usr/lib/modules/$release
 [ -f "$moddir/modules.dep" ] || depmod -b "$pkgs/root" "$release"
@@ -84,7 +73,7 @@ esac
 stub=$build/arm64-i2c-stub
 rm -rf "$stub"
 mkdir -p "$stub"
-cp "$cache/src-6.12-$src_version/drivers/i2c/i2c-stub.c" "$stub/"
+cp "$kdir/source/drivers/i2c/i2c-stub.c" "$stub/"
 echo 'obj-m := i2c-stub.o' > "$stub/Kbuild"
 make -C "$kdir" M="$stub" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules > "$stub/build.log" 2>&1 ||
 	{ tail -n 20 "$stub/build.log" >&2; fail "i2c-stub builds for $release" "see $stub/build.log"; }

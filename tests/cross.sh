@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Cross builds for the boards' architectures (part of `make check`): the
-# driver against 6.1 and 6.12 trees prepared for arm64 (defconfig, 64-bit
+# driver against 6.1, 6.12 and 7.2 trees prepared for arm64 (defconfig, 64-bit
 # Raspberry Pi OS and Debian arm64) and 32-bit ARM (multi_v7_defconfig, the
 # older Pis), W=1, no warnings, and the .ko's ELF machine checked.
 # Prints "ok - cross: ..." / "not ok - cross: ..." lines.
+#
+#   cross.sh [BUILD_DIR]     CROSS_SERIES="6.1 6.12 7.2" (default) picks the series
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(mkdir -p "${1:-$root/build}" && cd "${1:-$root/build}" && pwd)
 rc=0
 
-for series in 6.1 6.12; do
+for series in ${CROSS_SERIES:-6.1 6.12 7.2}; do
 	for target in "arm64 defconfig aarch64-linux-gnu- AArch64" \
 		"arm multi_v7_defconfig arm-linux-gnueabihf- ARM"; do
 		read -r arch config cross machine <<< "$target"

@@ -7,11 +7,16 @@
 # TAP lines "ok - dkms: <step>" / "not ok - dkms: <step> # <reason>" and
 # exits non-zero on failure. Always removes what it added (trap).
 #
-# Environment: DKMS_KVER kernel to build for (default: the version
-# linux-headers-amd64 depends on, e.g. 6.1.0-57-amd64).
+#   dkms.sh [KERNELRELEASE]
+#
+# KERNELRELEASE (or DKMS_KVER): the kernel to build for (default: the version
+# linux-headers-amd64 depends on, e.g. 6.1.0-57-amd64); its headers are
+# installed when missing. 7.2's need Debian 13 with backports: the bench runs
+# this in tests/debian-chroot.sh.
 set -euo pipefail
 
-DKMS_PACKAGES="dkms linux-headers-amd64 build-essential"
+DKMS_KVER=${1:-${DKMS_KVER:-}}
+DKMS_PACKAGES="dkms linux-headers-${DKMS_KVER:-amd64} build-essential"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$root/dkms.conf")

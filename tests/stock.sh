@@ -1,64 +1,117 @@
 #!/bin/bash
-# A pass on a Debian stock kernel (6.1 or 6.12): build the driver against its
-# headers, boot Debian's own vmlinuz with its own modules (taken from
-# linux-image-*-unsigned with dpkg-deb -x; nothing is installed to /boot),
-# load the driver with i2c-stub and read the channels.
+# A pass on a Debian stock kernel (6.1, 6.12 or 7.2): build the driver for it,
+# boot Debian's own vmlinuz with its own modules (fetched with
+# tests/aptfetch.sh and unpacked with dpkg-deb -x; nothing is installed to
+# /boot or /lib/modules), load the driver with i2c-stub and read the channels.
 #
 #   stock.sh BUILD_DIR SERIES   prints TAP lines; writes BUILD_DIR/stock-SERIES.{kernel,cpio.gz}
 #                               for the caller to boot and collect
+#
+# The driver is built against the kernel's installed headers where the host
+# has them (tests/kvers.sh). Where it cannot install them (Debian 12: 7.2,
+# whose kbuild needs a newer libc and gcc-14; Debian 13: 6.1, gone from the
+# release), it is built in a tree prepared from linux-source-SERIES with the
+# image's own config, release string and Module.symvers, so vermagic (and,
+# with MODVERSIONS, the symbol CRCs) match and the stock kernel loads it. The
+# image then is the one of the source's version, from the release that
+# carries that source. STOCK_PREPARED=1 takes that path even where headers
+# are installed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd) series=$2
-cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 # shellcheck source=tests/kvers.sh
 . "$root/tests/kvers.sh"
 
-kver=$(stock_kver "$series") || { echo "not ok - stock-$series: headers installed # see tests/deps.sh"; exit 1; }
-headers=linux-headers-$kver
-kdir=/lib/modules/$kver/build
-image=linux-image-$kver-unsigned
-version=$(dpkg-query -W -f '${Version}' "$headers")
+fail() {
+	echo "not ok - stock-$series: $1 # $2"
+	exit 1
+}
+aptfetch() { bash "$root/tests/aptfetch.sh" "$@"; }
+re_escape() {
+	local r=${1//./\\.}
+	echo "${r//+/\\+}"
+}
 
-stock=$cache/stock-$kver-$version
-if [ ! -f "$stock/.extracted" ]; then
-	echo "stock: fetching $image $version" >&2
-	rm -rf "$stock"
-	mkdir -p "$stock/deb"
-	(cd "$stock/deb" && apt-get download -qq -o APT::Sandbox::User=root "$image=$version") >&2
-	dpkg-deb -x "$stock"/deb/*.deb "$stock/root"
-	depmod -b "$stock/root" "$kver"
-	touch "$stock/.extracted"
+if [ "${STOCK_PREPARED:-0}" != 1 ] && kver=$(stock_kver "$series"); then
+	how=headers
+	suites=host
+	version=$(dpkg-query -W -f '${Version}' "linux-headers-$kver")
+else
+	how=prepared
+	read -r _ version < <(bash "$root/tests/kernel/source.sh" "$series") ||
+		fail "linux-source-$series" "neither its headers nor its source can be had (see tests/kernel/source.sh)"
+	suites=$(bash "$root/tests/kernel/source.sh" --suites "$series")
+	kver=$(aptfetch "$suites" find "$(stock_headers_re "$series")" "$version" | tail -n1) ||
+		fail "Debian kernel of linux-source-$series $version" "apt lookup in '$suites' failed"
+	kver=${kver#linux-headers-}
+	[ -n "$kver" ] ||
+		fail "Debian kernel of linux-source-$series $version" "no amd64 headers of that version in '$suites'"
 fi
 
-# The README's trigger advice rests on this: Debian's 6.12 ships the hrtimer
-# and sysfs triggers, its 6.1 neither.
-trig=$(find "$stock/root" -name 'iio-trig-hrtimer.ko*' -o -name 'iio-trig-sysfs.ko*' | wc -l)
+# The image: one package up to 6.12; from 7.2 on linux-binary (vmlinuz),
+# linux-modules and linux-base (config, System.map).
+k=$(re_escape "$kver")
+pkgs=$(aptfetch "$suites" find "^linux-(image-$k-unsigned|binary-unsigned-$k|modules-$k|base-$k|headers-$k)\$" "$version") ||
+	fail "Debian's $kver packages" "apt lookup in '$suites' failed"
+grep -qE '^linux-(image|binary)' <<< "$pkgs" || fail "Debian's $kver image" "no image of version $version in '$suites'"
+mapfile -t pkgs <<< "$pkgs"
+pkgs=("${pkgs[@]/%/=$version}")
+stock=$(aptfetch "$suites" fetch "${pkgs[@]}") || fail "Debian's $kver packages fetched" "see the log above"
+
+# 7.2's packages put everything under /usr/lib/modules/RELEASE (vmlinuz,
+# config, modules); older ones use /boot and /lib/modules. The depmod and
+# modprobe -d of Debian 12 look in ROOT/lib/modules only.
+[ -e "$stock/lib" ] || ln -s usr/lib "$stock/lib"
+moddir=$stock/lib/modules/$kver
+vmlinuz=$stock/boot/vmlinuz-$kver config=$stock/boot/config-$kver
+[ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz
+[ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz.unsigned
+[ -f "$config" ] || config=$moddir/config
+{ [ -f "$vmlinuz" ] && [ -f "$config" ]; } || fail "Debian's $kver image" "no vmlinuz or config in $stock"
+[ -f "$moddir/modules.dep" ] || depmod -b "$stock" "$kver"
+echo "ok - stock-$series: Debian's $kver ($version) fetched without touching the host's apt state"
+
+# The README's trigger advice rests on this: Debian's 6.12 and 7.2 ship the
+# hrtimer and sysfs triggers, its 6.1 neither.
+trig=$(find "$moddir/" -name 'iio-trig-hrtimer.ko*' -o -name 'iio-trig-sysfs.ko*' | wc -l)
 case "$series:$trig" in
 6.1:0) echo "ok - stock-$series: Debian's kernel has no hrtimer or sysfs trigger module" ;;
-6.12:2) echo "ok - stock-$series: Debian's kernel ships iio-trig-hrtimer and iio-trig-sysfs" ;;
+6.12:2 | 7.2:2) echo "ok - stock-$series: Debian's kernel ships iio-trig-hrtimer and iio-trig-sysfs" ;;
 *) echo "not ok - stock-$series: trigger modules as the README says # found $trig of iio-trig-hrtimer/iio-trig-sysfs" ;;
 esac
 
+if [ "$how" = headers ]; then
+	kdir=/lib/modules/$kver/build
+	what="linux-headers-$kver"
+else
+	kdir=$(bash "$root/tests/kernel/prepare.sh" "$series" x86_64 "$config" "$kver") ||
+		fail "tree prepared from linux-source-$series with Debian's $kver config" "tests/kernel/prepare.sh failed"
+	cp "$stock/usr/src/linux-headers-$kver/Module.symvers" "$kdir/Module.symvers" ||
+		fail "Debian's Module.symvers" "not in linux-headers-$kver"
+	what="linux-source-$series prepared as $kver"
+fi
+
 # Only the modules the suite needs, with their dependencies: the whole tree
-# would make a 100 MB initramfs. 6.12's are .ko.xz, which busybox's modprobe
-# cannot load: they go in decompressed.
+# would make a 100 MB initramfs. 6.12's and 7.2's are .ko.xz, which busybox's
+# modprobe cannot load: they go in decompressed.
 modroot=$build/stock-$series-modroot
 rm -rf "$modroot"
 mkdir -p "$modroot/lib/modules/$kver"
-src=$stock/root/lib/modules/$kver
-cp "$src"/modules.order "$src"/modules.builtin* "$modroot/lib/modules/$kver/"
+cp "$moddir"/modules.order "$moddir"/modules.builtin* "$modroot/lib/modules/$kver/"
 for m in i2c-stub i2c-dev industrialio industrialio-triggered-buffer kfifo_buf regmap-i2c; do
-	modprobe -S "$kver" -d "$stock/root" --show-depends "$m" 2>/dev/null |
+	modprobe -S "$kver" -d "$stock" --show-depends "$m" 2>/dev/null |
 		awk '$1 == "insmod" {print $2}'
 done | sort -u | while read -r ko; do
-	rel=${ko#"$stock/root"}
-	mkdir -p "$modroot$(dirname "$rel")"
+	rel=lib/modules/$kver/${ko#"$moddir"/}
+	mkdir -p "$modroot/$(dirname "$rel")"
 	case $ko in
-	*.ko.xz) xz -dc "$ko" > "$modroot${rel%.xz}" ;;
-	*) cp "$ko" "$modroot$rel" ;;
+	*.ko.xz) xz -dc "$ko" > "$modroot/${rel%.xz}" ;;
+	*.ko.zst) zstd -qdc "$ko" > "$modroot/${rel%.zst}" ;;
+	*) cp "$ko" "$modroot/$rel" ;;
 	esac
 done
+[ -n "$(find "$modroot" -name 'i2c-stub.ko')" ] || fail "i2c-stub in Debian's $kver modules" "not found under $moddir"
 
 mod=$build/stock-$series-module
 rm -rf "$mod"
@@ -69,12 +122,16 @@ rc=0
 make -C "$kdir" M="$mod" W=1 modules > "$mod/build.log" 2>&1 || rc=1
 grep -q 'warning:' "$mod/build.log" && rc=1
 if [ "$rc" = 0 ]; then
-	echo "ok - stock-$series: module builds against $headers with W=1, no warnings"
+	echo "ok - stock-$series: module builds against $what with W=1, no warnings"
 else
-	tail -n 30 "$mod/build.log" >&2
-	echo "not ok - stock-$series: module builds against $headers with W=1, no warnings"
-	exit 1
+	grep -B2 -A4 'warning:\|error:\|ERROR' "$mod/build.log" | head -n 40 >&2 || true
+	fail "module builds against $what with W=1, no warnings" "see $mod/build.log"
 fi
+vermagic=$(modinfo -F vermagic "$mod/lps001wp.ko")
+case "$vermagic" in
+"$kver "*) echo "ok - stock-$series: vermagic $vermagic" ;;
+*) fail "vermagic $kver ..." "modinfo says '$vermagic'" ;;
+esac
 
 bash "$root/tests/initramfs.sh" "$build/stock-$series.cpio.gz" "$modroot" "$kver" "$mod/lps001wp.ko"
-echo "$stock/root/boot/vmlinuz-$kver" > "$build/stock-$series.kernel"
+echo "$vmlinuz" > "$build/stock-$series.kernel"

@@ -5,7 +5,10 @@
 # installed, otherwise fetched from the release that carries it with an apt
 # state kept in the cache (the host's sources and lists stay as they were).
 #
-#   source.sh SERIES     prints "TARBALL VERSION" on stdout; logs to stderr
+#   source.sh SERIES          prints "TARBALL VERSION" on stdout; logs to stderr
+#   source.sh --suites SERIES prints where that source comes from: "host" or
+#                             the suites below (tests/aptfetch.sh takes either),
+#                             to fetch binary packages of the same version
 #
 # Where each series comes from when the host lacks it:
 #   6.1    bookworm (Debian 12's own kernel; Debian 13 has no 6.1)
@@ -13,11 +16,14 @@
 #   7.2    trixie-backports (neither release has it in its main archive)
 set -euo pipefail
 
+where=0
+[ "$1" = --suites ] && { where=1; shift; }
 series=$1
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 pkg=linux-source-$series
 
 if [ -f "/usr/src/$pkg.tar.xz" ] && ver=$(dpkg-query -W -f '${Version}' "$pkg" 2>/dev/null) && [ -n "$ver" ]; then
+	[ "$where" = 1 ] && { echo host; exit 0; }
 	echo "/usr/src/$pkg.tar.xz $ver"
 	exit 0
 fi
@@ -28,6 +34,7 @@ case $series in
 7.2) suites="trixie-backports" ;;
 *) echo "source.sh: no known Debian release carries linux-source-$series" >&2; exit 2 ;;
 esac
+[ "$where" = 1 ] && { echo "$suites"; exit 0; }
 
 # The host's main mirror (deb.debian.org when none is configured).
 mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
