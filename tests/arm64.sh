@@ -101,6 +101,9 @@ done | sort -u | while read -r ko; do
 done
 [ -n "$(find "$modroot" -name 'industrialio.ko')" ] || fail "IIO core in Debian's arm64 modules" "not found under $moddir"
 
-BENCH_BUSYBOX=$pkgs/root/bin/busybox BENCH_MINIMAL=1 \
+# Debian 13's busybox-static installs to /usr/bin.
+busybox=$pkgs/root/bin/busybox
+[ -f "$busybox" ] || busybox=$pkgs/root/usr/bin/busybox
+BENCH_BUSYBOX=$busybox BENCH_MINIMAL=1 \
 	bash "$root/tests/initramfs.sh" "$build/arm64.cpio.gz" "$modroot" "$release" "$out/lps001wp.ko" "$stub/i2c-stub.ko"
 echo "$vmlinuz" > "$build/arm64.kernel"
