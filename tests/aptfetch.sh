@@ -23,7 +23,7 @@
 # refreshed once a day. Logs go to stderr; every failure says what and why.
 set -euo pipefail
 
-[ "$#" -ge 3 ] || { echo "usage: aptfetch.sh SUITES versions|names|fetch ARG..." >&2; exit 2; }
+[ "$#" -ge 3 ] || { echo "usage: aptfetch.sh SUITES versions|names|find|list|fetch ARG..." >&2; exit 2; }
 suites=$1 cmd=$2
 shift 2
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}

@@ -40,14 +40,18 @@ bb=$(aptfetch "$suites" versions busybox-static | head -n1)
 root_arm64=$(aptfetch "$suites" fetch "linux-image-$release-unsigned=$version" "$headers=$version" \
 	"busybox-static=$bb") || fail "Debian's arm64 $release fetched" "see the log above"
 pkgs=${root_arm64%/root}
+# Debian 13's packages put the modules under /usr/lib/modules; the depmod
+# and modprobe -d of Debian 12 look in ROOT/lib/modules only.
+[ -e "$pkgs/root/lib" ] || ln -s usr/lib "$pkgs/root/lib"
 moddir=$pkgs/root/lib/modules/$release
-[ -d "$moddir" ] || moddir=$pkgs/root/usr/lib/modules/$release
 [ -f "$moddir/modules.dep" ] || depmod -b "$pkgs/root" "$release"
-vmlinuz=$pkgs/root/boot/vmlinuz-$release
-[ -f "$vmlinuz" ] || fail "Debian arm64 image" "no $vmlinuz"
+vmlinuz=$pkgs/root/boot/vmlinuz-$release config=$pkgs/root/boot/config-$release
+[ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz
+[ -f "$config" ] || config=$moddir/config
+[ -f "$vmlinuz" ] || fail "Debian arm64 image" "no vmlinuz in $pkgs/root"
 echo "ok - arm64: Debian's arm64 kernel $release fetched without touching the host's apt state"
 
-kdir=$(bash "$root/tests/kernel/prepare.sh" 6.12 arm64 "$pkgs/root/boot/config-$release" "$release") ||
+kdir=$(bash "$root/tests/kernel/prepare.sh" 6.12 arm64 "$config" "$release") ||
 	fail "tree prepared with Debian's arm64 config" "tests/kernel/prepare.sh failed"
 cp "$pkgs/root/usr/src/linux-headers-$release/Module.symvers" "$kdir/Module.symvers"
 
@@ -97,6 +101,9 @@ done | sort -u | while read -r ko; do
 done
 [ -n "$(find "$modroot" -name 'industrialio.ko')" ] || fail "IIO core in Debian's arm64 modules" "not found under $moddir"
 
-BENCH_BUSYBOX=$pkgs/root/bin/busybox BENCH_MINIMAL=1 \
+# Debian 13's busybox-static installs to /usr/bin.
+busybox=$pkgs/root/bin/busybox
+[ -f "$busybox" ] || busybox=$pkgs/root/usr/bin/busybox
+BENCH_BUSYBOX=$busybox BENCH_MINIMAL=1 \
 	bash "$root/tests/initramfs.sh" "$build/arm64.cpio.gz" "$modroot" "$release" "$out/lps001wp.ko" "$stub/i2c-stub.ko"
 echo "$vmlinuz" > "$build/arm64.kernel"

@@ -17,8 +17,8 @@
 set -euo pipefail
 
 where=0
-[ "$1" = --suites ] && { where=1; shift; }
-series=$1
+[ "${1:-}" = --suites ] && { where=1; shift; }
+series=${1:?usage: source.sh [--suites] SERIES}
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 pkg=linux-source-$series
 
