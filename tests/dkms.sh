@@ -53,6 +53,14 @@ kver=${DKMS_KVER:-$(dpkg-query -W -f '${Depends}' linux-headers-amd64 |
 	sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')}
 [ -d "/lib/modules/$kver/build" ] || fail setup "no headers at /lib/modules/$kver/build"
 
+# One DKMS round trip at a time on a machine: every run adds and removes the
+# same module/version in the one /var/lib/dkms (make check's stages for two
+# kernels run side by side).
+lockdir=${LPS001WP_CACHE:-/var/cache/lps001wp}
+mkdir -p "$lockdir"
+exec 7>"$lockdir/.dkms.lock"
+flock 7
+
 work=$(mktemp -d /tmp/lps001wp-dkms.XXXXXX)
 src=$work/$name-$ver
 
