@@ -13,6 +13,7 @@
 #                                        of the names matching REGEX
 #   aptfetch.sh SUITES fetch PKG=VER...  download and dpkg-deb -x them into one
 #                                        root; prints its path
+#   aptfetch.sh SUITES debs PKG=VER...   download them; prints the .deb files
 #
 # SUITES: Debian suites on the host's mirror, e.g. "trixie-backports" or
 # "bookworm bookworm-updates bookworm-security" (-security suites go to the
@@ -100,6 +101,19 @@ fetch)
 		touch "$dir/.extracted"
 	fi
 	echo "$dir/root"
+	;;
+debs)
+	# the .deb files themselves, to install as local files
+	key=$(printf '%s\n' "$arch" "$@" | sort | sha256sum | cut -c1-12)
+	dir=$cache/debfiles-${1%%=*}-$arch-$key
+	if [ ! -f "$dir/.done" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		(cd "$dir" && apt-get -qq "${opts[@]}" download "$@") >&2 ||
+			{ echo "aptfetch: apt-get download $* from '$suites' failed" >&2; exit 1; }
+		touch "$dir/.done"
+	fi
+	ls "$dir"/*.deb
 	;;
 *) echo "aptfetch.sh: unknown command $cmd" >&2; exit 2 ;;
 esac

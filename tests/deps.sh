@@ -60,7 +60,8 @@ check)
 		build-essential libssl-dev python3 openssl
 		qemu-system-arm i2c-tools iiod
 		gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
-		sparse coccinelle ocaml-nox libpython3-dev dkms dt-schema device-tree-compiler
+		sparse coccinelle ocaml-nox libpython3-dev dkms device-tree-compiler
+		debootstrap zstd
 		codespell shellcheck yamllint
 	)
 	;;
@@ -69,6 +70,21 @@ check)
 	exit 2
 	;;
 esac
+
+# dt-schema (the binding and overlay checks): Debian 13 has it only in
+# trixie-backports, whose .deb is fetched with an apt state in the cache
+# (tests/aptfetch.sh) and installed as a local file, its dependencies from
+# trixie itself; the host's sources stay as they were.
+local_debs=()
+if [ "$set" = check ]; then
+	if [ "$release" = debian-12 ]; then
+		packages+=(dt-schema)
+	elif ! dpkg-query -W -f '${Status}' dt-schema 2>/dev/null | grep -q 'install ok installed'; then
+		v=$(bash "$(dirname "$0")/aptfetch.sh" trixie-backports versions dt-schema | head -n1)
+		[ -n "$v" ] || { echo "deps: no dt-schema in trixie-backports" >&2; exit 1; }
+		mapfile -t local_debs < <(bash "$(dirname "$0")/aptfetch.sh" trixie-backports debs "dt-schema=$v")
+	fi
+fi
 
 installed() {
 	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
@@ -94,6 +110,7 @@ if [ "$set" = check ] && [ "$release" = debian-12 ]; then
 		awk '/install ok installed/ {print $1}' | sort -V | tail -n1 || true)
 fi
 
+missing+=("${local_debs[@]}")
 if [ "${#missing[@]}" -eq 0 ] && [ -n "$have_612" ]; then
 	echo "deps: all ${#packages[@]} packages for $set present" >&2
 	exit 0
@@ -115,4 +132,4 @@ echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 mkdir -p "$cache"
-printf '%s\n' "${missing[@]}" >> "$cache/apt-installed.txt"
+printf '%s\n' "${missing[@]}" | sed 's|^.*/\([^_/]*\)_[^/]*\.deb$|\1|' >> "$cache/apt-installed.txt"
