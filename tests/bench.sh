@@ -6,6 +6,11 @@
 # numbers; it passes or fails on nothing but the bench itself running.
 #
 #   BENCH_STREAM=60 BENCH_POWER=60 bash tests/bench.sh
+#   BENCH_OWN_STREAM=600 bash tests/bench.sh    # the own trigger for 10 minutes
+#
+# BENCH_STREAM: seconds of each counted stream (default 60); BENCH_OWN_STREAM:
+# of the stream on the own trigger alone (default BENCH_STREAM); BENCH_POWER:
+# of the sparse-read power window (default 60).
 #
 # Writes build/bench/{results.log,bench.csv,bench.png} and prints the table.
 set -euo pipefail
@@ -14,7 +19,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD:-$root/build}
 out=$build/bench
 stream=${BENCH_STREAM:-60}
+own_stream=${BENCH_OWN_STREAM:-$stream}
 power=${BENCH_POWER:-60}
+for v in "$stream" "$own_stream" "$power"; do
+	case $v in ''|*[!0-9]*) echo "bench: durations are whole seconds, not '$v'" >&2; exit 2 ;; esac
+done
 mkdir -p "$out"
 
 bash "$root/tests/deps.sh"
@@ -37,11 +46,14 @@ gcc -O2 -Wall -Wextra -Werror -static -o "$out/files/readlat" "$root/tests/tools
 BENCH_EXTRA_FILES=$out/files bash "$root/tests/initramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" "$kver" \
 	"$mods/lps001wp.ko" "$mods/tests/sim/lps001wp_sim.ko"
 
-echo "bench: booting (about $(( 2 * (stream * 2 + power) / 60 + 3 )) min)" >&2
+# guest time: ours streams on its own trigger and an hrtimer, the peer on an
+# hrtimer; both have a power window; the rest (reads, boot) is under 10 min
+guest_s=$(( own_stream + 2 * stream + 2 * power ))
+echo "bench: booting (about $(( 2 * guest_s / 60 + 3 )) min)" >&2
 rm -f "$out/console.log" "$out/results.log"
 bash "$root/tests/qemu.sh" "$kdir/arch/x86/boot/bzImage" "$out/initramfs.cpio.gz" \
-	$(( 2 * (2 * stream + power) + 600 )) "$out/console.log" "$out/results.log" \
-	bench.mode=bench kmemleak=off "bench.stream=$stream" "bench.power=$power"
+	$(( 2 * guest_s + 600 )) "$out/console.log" "$out/results.log" \
+	bench.mode=bench kmemleak=off "bench.stream=$stream" "bench.own_stream=$own_stream" "bench.power=$power"
 tr -d '\r' < "$out/results.log" | grep '^BENCH ' | cut -d' ' -f2- > "$out/raw.txt"
 grep -q '^peer power ' "$out/raw.txt" || { echo "bench: the guest did not finish; see $out/console.log" >&2; exit 1; }
 
@@ -66,7 +78,7 @@ $2 == "warm" { add($1 ".warm", $3); if ($5 != "-") add($1 ".warm_age", $5); if (
 $2 == "b2b" { add($1 ".b2b", $3); if (pb[$1] != "" && $4 == pb[$1]) dupb[$1]++; pb[$1] = $4 }
 $2 == "warm_bus" { wtr[$1] = $3 / $5; wby[$1] = $4 / $5 }
 $2 == "b2b_bus" { btr[$1] = $3 / $5 }
-$2 == "stream_own" { own[$1] = $5 " / " $6 " / " $7; otr[$1] = $4 ? $8 / $4 : 0; oby[$1] = $4 ? $9 / $4 : 0 }
+$2 == "stream_own" { osec = $3; own[$1] = $5 " / " $6 " / " $7; otr[$1] = $4 ? $8 / $4 : 0; oby[$1] = $4 ? $9 / $4 : 0 }
 $2 == "stream_hrtimer" { hrt[$1] = $5 " / " $6 " / " $7 }
 $2 == "power" { pwr[$1] = $4 / ($3 * 10) }
 function row(name, o, p, lim, ratio) {
@@ -75,16 +87,17 @@ function row(name, o, p, lim, ratio) {
 }
 END {
 	co = median(val["ours.cold"]) / 1000; cp = median(val["peer.cold"]) / 1000
+	if (osec == "") osec = stream
 	print "| Metric | ours | st_pressure | ours/peer | limit |"
 	print "|---|---|---|---|---|"
-	row("cold one-shot read, median ms (range)", sprintf("%.1f (%s)", co, minmax(val["ours.cold"])), sprintf("%.1f (%s)", cp, minmax(val["peer.cold"])), "80 (one period after power-up)", sprintf("%.3f", co / cp))
+	row("cold one-shot read, median ms (range)", sprintf("%.1f (%s)", co, minmax(val["ours.cold"])), sprintf("%.1f (%s)", cp, minmax(val["peer.cold"])), "176 (1.1 x two periods: the first sample after power-up is dropped)", sprintf("%.3f", co / cp))
 	row("warm read, >= one period apart, median ms", sprintf("%.1f (%s)", median(val["ours.warm"]) / 1000, minmax(val["ours.warm"])), sprintf("%.1f (%s)", median(val["peer.warm"]) / 1000, minmax(val["peer.warm"])), "one transfer when a sample waits", "")
 	row("warm read: sample age (periods, median) / repeats", median(val["ours.warm_age"]) " / " dupw["ours"] + 0, median(val["peer.warm_age"]) " / " dupw["peer"] + 0, "<= 1 / 0", "-")
 	row("back-to-back read, median ms / repeats", sprintf("%.1f / %d", median(val["ours.b2b"]) / 1000, dupb["ours"]), sprintf("%.1f / %d", median(val["peer.b2b"]) / 1000, dupb["peer"]), "one period / 0", "-")
 	row("bus transfers per cold read (incl. power-down)", median(val["ours.cold_tr"]) " (" median(val["ours.cold_by"]) " bytes)", median(val["peer.cold_tr"]) " (" median(val["peer.cold_by"]) " bytes)", "3", "")
 	row("bus transfers per warm read", sprintf("%.2f (%.1f bytes)", wtr["ours"], wby["ours"]), sprintf("%.2f (%.1f bytes)", wtr["peer"], wby["peer"]), "1", "")
 	row("transfers per sample, own data-ready trigger", sprintf("%.2f (%.1f bytes)", otr["ours"], oby["ours"]), "no trigger", "1", "-")
-	row(stream " s stream, own trigger: fresh / duplicated / missed", own["ours"], "no trigger", stream * 12.5 " / 0 / 0", "-")
+	row(osec " s stream, own trigger: fresh / duplicated / missed", own["ours"], "no trigger", osec * 12.5 " / 0 / 0", "-")
 	row(stream " s stream, hrtimer 12.5 Hz: fresh / duplicated / missed", hrt["ours"], hrt["peer"], stream * 12.5 " / 0 / 0", "-")
 	row("chip powered, one read every 10 s for " power " s", sprintf("%.1f %%", pwr["ours"]), sprintf("%.1f %%", pwr["peer"]), "~0.8 % (one period per read)", "")
 }' "$out/raw.txt" > "$out/table.md"

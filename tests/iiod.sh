@@ -2,7 +2,7 @@
 # iiod end to end, in a boot of its own: the test kernel with an e1000 NIC on
 # QEMU user networking whose iiod port is forwarded to 127.0.0.1:PORT (the
 # only address used on the host), the driver on the simulated chip, iiod in
-# the guest (tests/guest/iiod-guest.sh), and on the host libiio's network
+# the guest (tests/guest/lib/iiod-guest.sh), and on the host libiio's network
 # client as a user runs it: iio_info, iio_attr (read, write, a refused
 # write), iio_readdev through the driver's own trigger, every scan checked
 # against the simulator's ramp.
@@ -33,9 +33,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# tap NAME STATUS [WHY]: NAME is the same in every run; a passing check
+# carries WHY (its figures) after the '#'
 tap() {
 	if [ "$2" = 0 ]; then
-		echo "ok - iiod: $1"
+		echo "ok - iiod: $1${3:+ # $3}"
 	else
 		echo "not ok - iiod: $1 # ${3:-see $log}"
 		failed=$(( failed + 1 ))
@@ -89,13 +91,13 @@ if [ -z "$ready" ]; then
 	guest_lines | grep -E '^(ok|not ok) ' | sed -E 's/^(ok|not ok) - /\1 - iiod\//'
 	exit 1
 fi
-tap "guest reports iiod ready ($ready)" 0
+tap "guest reports iiod ready" 0 "$ready"
 n=${ready##*iio:device}
 trig=lps001wp-dev$n
 
 # ---- iio_info ----
 run 60 iio_info -u "$uri" > "$out/iiod-iio_info.txt"
-tap "iio_info -u $uri" "$?"
+tap "iio_info -u ip:127.0.0.1:PORT" "$?" "$uri"
 check_eq "iio_info: the device is listed by id and name" "$ready: lps001wp" \
 	"$(grep -o "$ready: lps001wp" "$out/iiod-iio_info.txt" | head -n 1)"
 check_eq "iio_info: the driver's trigger is listed" "$trig" \
@@ -116,7 +118,7 @@ check_eq "iio_info: pressure has no attributes, pressure1 two raw entries" "0 2"
 # ---- iio_attr: a channel attribute, then sampling_frequency ----
 t=$(run 30 iio_attr -u "$uri" -c "$ready" temp raw)
 if [ -n "$t" ] && [ "$t" -ge 1600 ] 2>/dev/null && [ "$t" -le 11600 ]; then
-	tap "iio_attr -u: temp raw on the ramp from 1600 ($t)" 0
+	tap "iio_attr -u: temp raw on the ramp from 1600" 0 "$t"
 else
 	tap "iio_attr -u: temp raw on the ramp from 1600" 1 "got '$t'"
 fi
@@ -140,7 +142,7 @@ check_eq "iio_attr -u: sampling_frequency 12.5 reads back" 12.500000 "$(freq)"
 # ---- iio_readdev: 100 scans through iiod ----
 run 120 iio_readdev -u "$uri" -t "$trig" -T 20000 -b 16 -s 100 "$ready" pressure temp \
 	> "$work/scans.bin"
-tap "iio_readdev -u -t $trig -T 20000 -b 16 -s 100 $ready pressure temp" "$?"
+tap "iio_readdev -u -t lps001wp-devN -T 20000 -b 16 -s 100 iio:deviceN pressure temp" "$?" "$trig $ready"
 check_eq "iio_readdev -u: 100 scans of 4 bytes" 400 "$(stat -c %s "$work/scans.bin")"
 # Each scan: u16 pressure, s16 temperature (LE). The ramp gives P = 16000 +
 # 3k, T = 1600 + k for sample k; through the own trigger samples come in
@@ -160,7 +162,7 @@ verdict=$(od -An -v -tu2 -w4 "$work/scans.bin" | awk '
 		else printf "ok pressure %d..%d in %d scans", first, lp, n
 	}')
 case "$verdict" in
-ok*) tap "iio_readdev -u: every scan on the ramp, in order (${verdict#ok })" 0 ;;
+ok*) tap "iio_readdev -u: every scan on the ramp, in order" 0 "${verdict#ok }" ;;
 *) tap "iio_readdev -u: every scan on the ramp, in order" 1 "$verdict" ;;
 esac
 

@@ -53,8 +53,10 @@ if [ "$#" -gt 0 ]; then
 fi
 depmod -b "$stage" "$kver"
 
-install -m 755 "$here/guest/init" "$stage/init"
-cp "$here"/guest/*.sh "$stage/tests/"
+# the suites (tests/guest/NN-*.sh) and what runs them (tests/guest/lib/),
+# side by side in the guest's /tests
+install -m 755 "$here/guest/lib/init" "$stage/init"
+cp "$here"/guest/[0-9]*.sh "$here"/guest/lib/*.sh "$stage/tests/"
 # BENCH_EXTRA_FILES: a directory whose files the suites need (e.g. overlays).
 if [ -d "${BENCH_EXTRA_FILES:-}" ]; then
 	cp -a "$BENCH_EXTRA_FILES"/. "$stage/tests/"

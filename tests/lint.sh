@@ -312,7 +312,7 @@ gate_codespell() {
 		\( -name '*.c' -o -name '*.h' -o -name '*.md' -o -name '*.yaml' \
 		-o -name '*.dts' -o -name '*.dtsi' -o -name '*.sh' -o -name Kconfig \
 		-o -name Kbuild -o -name Makefile -o -name dkms.conf -o -name '*.rst' \
-		-o -name '*.txt' -o -path './Documentation/*' -o -path './tests/guest/init' \
+		-o -name '*.txt' -o -path './Documentation/*' -o -path './tests/guest/lib/init' \
 		-o -path './.ci/*' \) -print | sort)
 	if (cd "$root" && codespell ${words:+-L "$(echo "$words" | paste -sd, -)"} \
 		"${files[@]}") >"$logs/codespell.log" 2>&1; then

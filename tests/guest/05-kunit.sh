@@ -7,6 +7,16 @@
 check_true "modprobe lps001wp" modprobe lps001wp
 check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
 
+# the plan: these four checks, and per KUnit suite the cases its KTAP
+# header announces ("    1..N") and the suite's own result
+n=4
+for d in /sys/kernel/debug/kunit/*/; do
+	[ -f "$d/results" ] || continue
+	c=$(sed -n 's/^    1\.\.\([0-9]*\)$/\1/p' "$d/results" | head -n 1)
+	n=$(( n + ${c:-0} + 1 ))
+done
+plan "$n"
+
 suites=0
 for d in /sys/kernel/debug/kunit/*/; do
 	[ -f "$d/results" ] || continue

@@ -5,6 +5,7 @@
 # bit, so every register the driver reads is preloaded at both its address
 # and address | 0x80.
 
+plan 10
 ADDR=0x5c
 
 stub_load() {

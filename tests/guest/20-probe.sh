@@ -2,6 +2,7 @@
 # Probe, identity, initial register state, unbind/rebind and module unload
 # of the lps001wp driver on the simulator's adapter.
 
+plan 35
 A=0x5c
 
 check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
@@ -13,7 +14,7 @@ DRV=/sys/bus/i2c/drivers/lps001wp
 # ---- a good chip ----
 echo 0 > "$SIM"/5c/counters
 echo $A > "$SIM"/new_device
-check_true "driver bound to $DEV" test -e $DRV/"$DEV"
+check_true "driver bound to the client at 0x5c" test -e $DRV/"$DEV"
 D=$(iio_dev lps001wp)
 check_true "IIO device named lps001wp" test -n "$D"
 check_eq "WHO_AM_I read once" 1 "$(counter 5c read_0x0f)"
@@ -52,7 +53,9 @@ check_eq "unbind while active leaves PD=0" 0 $(( $(regval 5c 0x20) & 0x40 ))
 echo "$DEV" > $DRV/bind
 check_true "rebind" test -e $DRV/"$DEV"
 D=$(iio_dev lps001wp)
-check_true "rebound device reads" test -n "$(cat "$D/in_pressure_raw")"
+echo "const 17000 1280" > "$SIM"/5c/stimulus
+check_eq "rebound device reads the stimulus" "17000 1280" \
+	"$(read_errno "$D/in_pressure_raw") $(read_errno "$D/in_temp_raw")"
 echo $A > "$SIM"/delete_device
 
 # ---- wrong WHO_AM_I ----

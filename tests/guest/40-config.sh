@@ -2,25 +2,25 @@
 # Configuration: sampling_frequency and its available list, the reference,
 # and bad input (-EINVAL, registers unchanged).
 
+plan 37
 A=0x5c
-
-modprobe lps001wp_sim
-modprobe lps001wp
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
-check_true "device present" test -n "$D"
+setup_device
 
 # ---- sampling_frequency ----
 check_eq "sampling_frequency_available" "7.000000 12.500000" "$(cat "$D/sampling_frequency_available")"
 # 12.5 Hz (DR=11) is the one rate every source agrees on
 check_eq "default sampling_frequency 12.5 Hz" 12.500000 "$(cat "$D/sampling_frequency")"
 check_eq "12.5 Hz is DR=11: CTRL_REG1 0x34" 0x34 "$(regval 5c 0x20)"
-echo "const 16212 1600" > "$SIM"/5c/stimulus
-check_eq "one-shot read at 12.5 Hz" 1600 "$(cat "$D/in_temp_raw")"
+# each rate reads a stimulus of its own (not the default): a value left in
+# the outputs from before cannot pass for a new sample
+echo "const 16300 1700" > "$SIM"/5c/stimulus
+check_eq "one-shot read at 12.5 Hz" 1700 "$(cat "$D/in_temp_raw")"
 check_eq "set 7 Hz" 0 "$(write_errno "$D/sampling_frequency" 7)"
 check_eq "reads 7 Hz" 7.000000 "$(cat "$D/sampling_frequency")"
 check_eq "7 Hz is DR=01 (P and T at 7 Hz)" 16 $(( $(regval 5c 0x20) & 0x30 ))
-check_eq "temperature at 7 Hz" 1600 "$(cat "$D/in_temp_raw")"
+check_true "idle before the 7 Hz read" wait_for 4 powered_down
+echo "const 16400 1800" > "$SIM"/5c/stimulus
+check_eq "temperature at 7 Hz" 1800 "$(cat "$D/in_temp_raw")"
 check_eq "set 12.5 Hz" 0 "$(write_errno "$D/sampling_frequency" 12.5)"
 check_eq "reads 12.5 Hz" 12.500000 "$(cat "$D/sampling_frequency")"
 for bad in 13 1 0 7.1 12 -7 abc ""; do

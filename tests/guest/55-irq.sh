@@ -3,13 +3,14 @@
 # the IRQ type and drive-open-drain, and at 12.5 Hz no duplicated and no
 # missed sample (the counter stimulus numbers them).
 
+plan 47
 A=0x5c
 
 # run_own_trigger CTRL3_IDLE CTRL3_RUNNING LABEL
 run_own_trigger() {
 	D=$(iio_dev lps001wp)
 	N=${D##*iio:device}
-	check_true "$3: own trigger lps001wp-dev$N" iio_trigger "lps001wp-dev$N"
+	check_true "$3: own trigger lps001wp-devN" iio_trigger "lps001wp-dev$N"
 	check_eq "$3: default trigger is the own one" "lps001wp-dev$N" "$(cat "$D/trigger/current_trigger")"
 	check_eq "$3: CTRL_REG3 idle" "$1" "$(regval 5c 0x22)"
 	echo 12.5 > "$D/sampling_frequency"
@@ -20,11 +21,14 @@ run_own_trigger() {
 	check_eq "$3: DRDY routed to INT1" "$2" "$(regval 5c 0x22)"
 	echo 0 > "$SIM"/5c/counters
 	s=$(scans 40 16)
-	tr=$(counter 5c transfers)
-	sm=$(counter 5c samples)
+	c=$(cat "$SIM"/5c/counters)
+	tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
+	sm=$(echo "$c" | awk '$1 == "samples" { print $2 }')
+	irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
 	echo 0 > "$D/buffer/enable"
 	# STATUS and the sample in one burst per data-ready (issue 12)
-	check_true "$3: one bus transfer per sample ($tr for $sm samples)" \
+	note "$tr for $sm samples"
+	check_true "$3: one bus transfer per sample" \
 		test "$tr" -gt 0 -a $((tr * 10)) -le $((sm * 11))
 	check_eq "$3: 40 scans" 40 "$(echo "$s" | grep -c .)"
 	# $1 - p per scan: 1 is right, 0 or less a duplicate, 2+ a gap
@@ -36,21 +40,27 @@ run_own_trigger() {
 	# A sample the chip overwrote before anyone could read it (P_OR: the
 	# guest was descheduled for a whole period) is lost on real hardware
 	# too; any other gap is the driver's.
-	check_true "$3: no missed sample but those the chip overwrote ($missed missed, $overruns overrun; $where)" \
+	note "$missed missed, $overruns overrun; $where"
+	check_true "$3: no missed sample but those the chip overwrote" \
 		test "$missed" -le "$overruns"
 	check_true "$3: temperature from the same sample" \
 		sh -c "echo '$s' | awk '\$1 - \$2 != 1000 { exit 1 }'"
 	# Timestamps come from the hard IRQ of each sample: strictly increasing,
 	# and on average near the 80 ms period (a stale or shared stamp is 0 or
 	# repeats; the window is wide on purpose, timing is not tested here).
-	check_true "$3: timestamps strictly increasing" sh -c "echo '$s' | awk '
-		{ t = \$8 * 281474976710656 + \$7 * 4294967296 + \$6 * 65536 + \$5 }
-		NR > 1 && t <= p { exit 1 } { p = t }'"
-	per=$(echo "$s" | awk '{ t = $8 * 281474976710656 + $7 * 4294967296 + $6 * 65536 + $5 }
-		NR == 1 { f = t } END { printf "%d", (t - f) / (NR - 1) / 1000000 }')
-	check_true "$3: mean timestamp step within 40..160 ms of an 80 ms period (got $per ms)" \
+	ts=$(echo "$s" | scan_times)
+	check_true "$3: timestamps strictly increasing" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
+	per=$(echo "$ts" | awk 'NR == 1 { f = $1 } { t = $1 } END { printf "%d", (t - f) / (NR - 1) / 1000000 }')
+	note "$per ms"
+	check_true "$3: mean timestamp step within 40..160 ms of an 80 ms period" \
 		test "$per" -ge 40 -a "$per" -le 160
-	check_true "$3: one INT1 interrupt per sample or so" test "$(counter 5c irqs_int1)" -ge 40
+	# An edge per sample since the counters' reset, no more (a storm, a
+	# pad that toggles); none for a sample that overran an unread one,
+	# whose DRDY never fell
+	ov=$(echo "$c" | awk '$1 == "p_overruns" { print $2 }')
+	note "$irqs interrupts for $sm samples, $ov overruns"
+	check_true "$3: one INT1 interrupt per sample, no more" \
+		test "$irqs" -ge $(( sm - ov - 1 )) -a "$irqs" -le $(( sm + 1 )) -a "$sm" -gt 0
 	check_eq "$3: CTRL_REG3 idle again" "$1" "$(regval 5c 0x22)"
 }
 
@@ -73,10 +83,12 @@ run_own_trigger 0xc0 0xc4 "falling, open drain"
 
 # The stamps come from the hard IRQ: on the monotonic clock, each scan's
 # stamp lies just after the INT1 interrupt the simulator raised for it,
-# while every bus transfer takes 20 ms, so that a stamp taken in a thread
-# after the burst read is at least 20 ms late.
+# while every bus transfer takes 40 ms, so that a stamp taken in a thread
+# after the burst read is at least 40 ms late (and, at 80 ms a period,
+# before the next interrupt). A hard-IRQ stamp is microseconds late: only
+# a host stall of 40 ms between the raise and the handler breaks the bound.
 echo monotonic > "$D/current_timestamp_clock"
-echo "delay_us 20000" > "$SIM"/5c/fault
+echo "delay_us 40000" > "$SIM"/5c/fault
 enable_scan pressure temp timestamp
 echo 1 > "$D/buffer/enable"
 s=$(scans 10 16)
@@ -84,15 +96,15 @@ echo 0 > "$D/buffer/enable"
 echo clear > "$SIM"/5c/fault
 echo realtime > "$D/current_timestamp_clock"
 # per scan, microseconds from the latest interrupt at or before its stamp
-lag=$({ cat "$SIM"/5c/int1_times; echo "$s" | sed 's/^/scan /'; } | awk '
+lag=$({ cat "$SIM"/5c/int1_times; echo "$s" | scan_times | sed 's/^/scan /'; } | awk '
 	$1 != "scan" { irq[n++] = $1; next }
-	{	t = $9 * 281474976710656 + $8 * 4294967296 + $7 * 65536 + $6
-		best = -1
-		for (i = 0; i < n; i++) if (irq[i] <= t) best = irq[i]
-		printf "%s ", best < 0 ? "none" : int((t - best) / 1000) }')
-check_eq "stamps: 10 scans with a 20 ms bus" 10 "$(echo "$s" | grep -c .)"
-check_true "stamps: each within 5 ms after its INT1 interrupt, none after the 20 ms read (us: $lag)" \
-	sh -c "echo '$lag' | awk '{ for (i = 1; i <= NF; i++) if (\$i == \"none\" || \$i >= 5000) exit 1 } NF != 10 { exit 1 }'"
+	{	best = -1
+		for (i = 0; i < n; i++) if (irq[i] <= $2) best = irq[i]
+		printf "%s ", best < 0 ? "none" : int(($2 - best) / 1000) }')
+check_eq "stamps: 10 scans with a 40 ms bus" 10 "$(echo "$s" | grep -c .)"
+note "us: $lag"
+check_true "stamps: each less than the 40 ms read after its INT1 interrupt" \
+	sh -c "echo '$lag' | awk '{ for (i = 1; i <= NF; i++) if (\$i == \"none\" || \$i >= 40000) exit 1 } NF != 10 { exit 1 }'"
 
 # The own trigger is ours only; hrtimer still works with an IRQ wired
 mkdir /sys/kernel/config/iio/triggers/hrtimer/lpsi

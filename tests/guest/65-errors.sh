@@ -3,14 +3,12 @@
 # access works; failed writes change nothing; a stuck STATUS is -ETIMEDOUT;
 # logs are rate-limited; the buffer survives faults.
 
-A=0x5c
-
+plan 26
 # On 6.1, rmdir of an hrtimer trigger touches it after freeing it (KASAN:
 # trigger_drop_group() puts a freed item), so triggers made here stay.
 
-modprobe lps001wp_sim
-modprobe lps001wp
-BUS=$(i2c_bus_of lps001wp-sim)
+A=0x5c
+load_modules
 
 # ---- probe with a bus error: fails cleanly ----
 echo "eio 1" > "$SIM"/5c/fault
@@ -29,12 +27,15 @@ echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo "eio 1" > "$SIM"/5c/fault
 check_eq "EIO while idle (resume) reaches the reader" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
 check_eq "next read works" 16212 "$(read_errno "$D/in_pressure_raw")"
+# held active: an autosuspend between the shell lines would take the fault
+hold_on
 echo "eio 1" > "$SIM"/5c/fault
 check_eq "EIO while active reaches the reader" "ERR:dd: $D/in_temp_raw: Input/output error" "$(read_errno "$D/in_temp_raw")"
 check_eq "next read works" 1600 "$(read_errno "$D/in_temp_raw")"
 echo "nak 1" > "$SIM"/5c/fault
 check_eq "NAK fails the read" ERR "$(read_errno "$D/in_pressure1_raw" | cut -c1-3)"
 check_eq "next read works" 16212 "$(read_errno "$D/in_pressure_raw")"
+let_go
 check_true "wait for idle" wait_for 4 powered_down
 
 # ---- failed writes change nothing ----
@@ -51,10 +52,12 @@ check_eq "reference does not claim 2000" 1000 "$(cat "$D/in_pressure1_reference_
 # ---- stuck STATUS: -ETIMEDOUT, not a stale value ----
 echo stuck_status > "$SIM"/5c/fault
 r=$(read_errno "$D/in_pressure_raw")
-check_true "stuck data-ready: timed out ($r)" sh -c "echo '$r' | grep -q 'timed out'"
+note "$r"
+check_true "stuck data-ready: timed out" sh -c "echo '$r' | grep -q 'timed out'"
 echo 12.5 > "$D/sampling_frequency"
 r=$(read_errno "$D/in_temp_raw")
-check_true "stuck data-ready at 12.5 Hz: timed out ($r)" sh -c "echo '$r' | grep -q 'timed out'"
+note "$r"
+check_true "stuck data-ready at 12.5 Hz: timed out" sh -c "echo '$r' | grep -q 'timed out'"
 echo clear > "$SIM"/5c/fault
 check_eq "recovers" 1600 "$(cat "$D/in_temp_raw")"
 
@@ -91,7 +94,8 @@ n=$(dmesg | grep -c -e 'power up failed' -e 'output read failed' -e 'read of 0x2
 # The window may have opened before the storm, so a span of secs touches at
 # most secs / 5 + 2 windows of 10 lines per message.
 max=$(( 3 * 10 * (secs / 5 + 2) ))
-check_true "80 failing reads in ${secs}s: $n log lines (8 to $max, fewer than 80)" test "$n" -ge 8 -a "$n" -le "$max" -a "$n" -lt 80
+note "$n log lines in ${secs}s, at most $max"
+check_true "80 failing reads: rate-limited log lines (8 or more, fewer than 80)" test "$n" -ge 8 -a "$n" -le "$max" -a "$n" -lt 80
 check_eq "works after the storm" 16212 "$(cat "$D/in_pressure_raw")"
 
 # ---- buffer under faults: keeps running, no stale scans ----

@@ -7,6 +7,7 @@
 # interrupt and properties from DT, also from a node with mainline's
 # compatible "st,lps001wp-press".
 
+plan 86
 OV=/tests/lps001wp-overlay.dtbo
 OV2=/tests/lps001wp-int2-overlay.dtbo
 OV3=/tests/lps001wp-mainline-overlay.dtbo
@@ -57,7 +58,7 @@ run_dt_trigger() {
 	check_eq "$lbl: in_pressure_raw is the $chip stimulus" 17000 "$(cat "$D/in_pressure_raw" 2>&1)"
 	check_eq "$lbl: in_temp_raw is the $chip stimulus" 1280 "$(cat "$D/in_temp_raw" 2>&1)"
 
-	check_true "$lbl: own trigger lps001wp-dev$N" iio_trigger "lps001wp-dev$N"
+	check_true "$lbl: own trigger lps001wp-devN" iio_trigger "lps001wp-dev$N"
 	check_eq "$lbl: select own trigger" 0 "$(write_errno "$D/trigger/current_trigger" "lps001wp-dev$N")"
 	for f in "$D"/scan_elements/*_en; do echo 0 > "$f"; done
 	echo 1 > "$D/scan_elements/in_pressure_en"
@@ -65,20 +66,25 @@ run_dt_trigger() {
 	echo 16 > "$D/buffer/length"
 	echo 0 > "$SIM/$chip/counters"
 	check_eq "$lbl: buffer enable" 0 "$(write_errno "$D/buffer/enable" 1)"
-	check_true "$lbl: INT1 edges delivered ($chip irqs_int1 >= 3)" wait_for 5 irqs_at_least "$chip" 3
+	check_true "$lbl: INT1 edges delivered (irqs_int1 >= 3)" wait_for 5 irqs_at_least "$chip" 3
 
 	r3=$(regval "$chip" 0x22)
-	check_eq "$lbl: CTRL_REG3.INT_H_L while triggered ($r3)" "$3" "$(bit "$r3" 7)"
-	check_eq "$lbl: CTRL_REG3.PP_OD while triggered ($r3)" "$4" "$(bit "$r3" 6)"
-	check_eq "$lbl: CTRL_REG3.INT1_CFG = DRDY while triggered ($r3)" 4 "$(( r3 & 7 ))"
+	note "CTRL_REG3 $r3"
+	check_eq "$lbl: CTRL_REG3.INT_H_L while triggered" "$3" "$(bit "$r3" 7)"
+	note "CTRL_REG3 $r3"
+	check_eq "$lbl: CTRL_REG3.PP_OD while triggered" "$4" "$(bit "$r3" 6)"
+	note "CTRL_REG3 $r3"
+	check_eq "$lbl: CTRL_REG3.INT1_CFG = DRDY while triggered" 4 "$(( r3 & 7 ))"
 
 	# only in_pressure is enabled: the first 16-bit word of a scan
 	s=$(timeout 5 dd if="$CDEV" bs=64 count=1 2>/dev/null | od -An -v -tu2 | awk 'NR == 1 { print $1 }')
-	check_eq "$lbl: buffer scan carries the stimulus (type $type)" 17000 "$s"
+	note "type $type"
+	check_eq "$lbl: buffer scan carries the stimulus" 17000 "$s"
 	n1=$(counter "$chip" irqs_int1)
 	sleep 1
 	n2=$(counter "$chip" irqs_int1)
-	check_true "$lbl: irqs_int1 keeps growing ($n1 -> $n2)" test "$n2" -gt "$n1"
+	note "$n1 -> $n2"
+	check_true "$lbl: irqs_int1 keeps growing" test "$n2" -gt "$n1"
 
 	check_eq "$lbl: buffer disable" 0 "$(write_errno "$D/buffer/enable" 0)"
 	echo > "$D/trigger/current_trigger"
@@ -110,15 +116,16 @@ check_eq "overlay_remove all with none applied" 0 "$(write_errno "$SIM/overlay_r
 
 # ---- INT1 falling, open drain, at 0x5d ----
 ID=$(apply "$OV")
-check_true "overlay applied (id '$ID')" test -n "$ID"
+note "id '$ID'"
+check_true "overlay applied" test -n "$ID"
 CL=/sys/bus/i2c/devices/$BUS-005d
-check_true "client $BUS-005d bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
+check_true "client 0x5d bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
 check_eq "client of_node compatible" st,lps001wp "$(dtstr "$CL/of_node/compatible" 2>/dev/null)"
 check_eq "only 0x5d on lps001wp-sim-of" "$BUS-005d" "$(clients "$BUS" | sed 's/ *$//')"
 check_eq "still no client on lps001wp-sim" "" "$(clients "$MAIN")"
 run_dt_trigger of-5d "$CL" 1 1 "DT falling/open-drain"
 check_eq "remove the overlay by id" 0 "$(write_errno "$SIM/overlay_remove" "$ID")"
-check_false "client $BUS-005d gone" test -e "$CL"
+check_false "client 0x5d gone" test -e "$CL"
 check_false "IIO device gone" iio_dev lps001wp
 check_false "trigger gone" iio_trigger "lps001wp-dev$N"
 check_eq "no overlay left" "" "$(cat "$SIM/overlay")"
@@ -154,9 +161,10 @@ check_false "client $BUS-005c gone" test -e "$CL"
 # match binds it.
 echo "const 17000 1280" > "$SIM/of-5c/stimulus"
 ID=$(apply "$OV3")
-check_true "mainline-compatible overlay applied (id '$ID')" test -n "$ID"
+note "id '$ID'"
+check_true "mainline-compatible overlay applied" test -n "$ID"
 CL=/sys/bus/i2c/devices/$BUS-005c
-check_true "st,lps001wp-press: client $BUS-005c bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
+check_true "st,lps001wp-press: client 0x5c bound to lps001wp" wait_for 5 bound_to_lps001wp "$CL"
 check_eq "st,lps001wp-press: client name" lps001wp-press "$(cat "$CL/name" 2>/dev/null)"
 check_eq "st,lps001wp-press: in_pressure_raw is the of-5c stimulus" 17000 \
 	"$(cat "$CL"/iio:device*/in_pressure_raw 2>&1)"
@@ -185,7 +193,7 @@ check_eq "README: /sys/bus/i2c/drivers/lps001wp/*/iio:device* is ours only" \
 echo 0x5d > "$SIM/delete_device"
 check_true "rmmod st_pressure_i2c" rmmod st_pressure_i2c
 check_eq "remove the mainline-compatible overlay" 0 "$(write_errno "$SIM/overlay_remove" "$ID")"
-check_false "client $BUS-005c gone" test -e "$CL"
+check_false "client 0x5c gone" test -e "$CL"
 
 # ---- in chunks, twice, and left applied at rmmod ----
 check_true "overlay written in 64-byte chunks" dd if="$OV" of="$SIM/overlay" bs=64 conv=notrunc

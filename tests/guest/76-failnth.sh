@@ -5,18 +5,19 @@
 # N. Every run must unwind (or bind) cleanly and leave the bus usable; KASAN
 # and kmemleak (scanned by the runner after all suites) watch. A full sweep
 # (STEP=1) takes ~3 min under TCG; each run covers every STEP-th allocation
-# from a random FIRST, so successive runs cover them all (FIRST is in the
-# check's name to repeat a run). With kmemleak on, every other allocation
+# from a random FIRST, so successive runs cover them all (a TAP comment
+# gives FIRST; bench.failnth_first=FIRST on the kernel command line repeats
+# a run). With kmemleak on, every other allocation
 # is kmemleak's own record of the one before (a failed one falls back to
 # its pool, harmlessly): STEP is odd so both kinds get hit.
 
-A=0x5c
+plan 6
 STEP=5
-FIRST=$(( $(od -An -N2 -tu2 /dev/urandom) % STEP + 1 ))
+FIRST=${FAILNTH_FIRST:-$(( $(od -An -N2 -tu2 /dev/urandom) % STEP + 1 ))}
+echo "# $SUITE: FIRST=$FIRST STEP=$STEP (repeat: bench.failnth_first=$FIRST)" >> "$RESULTS"
 
-modprobe lps001wp_sim
-modprobe lps001wp
-BUS=$(i2c_bus_of lps001wp-sim)
+A=0x5c
+load_modules
 
 bound() {
 	test -e /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c
@@ -48,7 +49,8 @@ while :; do
 	anchors=$((anchors + 1))
 	mkdir /sys/kernel/config/iio/triggers/hrtimer/lpsanchor$anchors
 done
-check_eq "sub-IRQs of the trigger share a radix-tree block with a live IRQ ($anchors anchor triggers)" "" "$lonely"
+note "$anchors anchor triggers"
+check_eq "sub-IRQs of the trigger share a radix-tree block with a live IRQ" "" "$lonely"
 F=/sys/kernel/debug/failslab
 echo N > "$F/ignore-gfp-wait"
 echo 0 > "$F/verbose"
@@ -59,7 +61,8 @@ secs=$(( $(date +%s) - start ))
 echo Y > "$F/ignore-gfp-wait"
 field() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 runs=$(( ($(field allocations) - FIRST) / STEP + 1 ))
-check_true "fail-nth sweep (FIRST=$FIRST STEP=$STEP) in ${secs}s: $(field injected) of $(field allocations) allocations failed one at a time: $(field absent) probes failed, $(field write_failed) new_device writes failed, $(field present) bound anyway; then a clean run" \
+note "FIRST=$FIRST STEP=$STEP, ${secs}s: $(field injected) of $(field allocations) allocations failed one at a time: $(field absent) probes failed, $(field write_failed) new_device writes failed, $(field present) bound anyway"
+check_true "fail-nth sweep: every STEP-th allocation failed once, then a clean run" \
 	test "$(field allocations)" -ge 50 -a "$(field injected)" = "$runs"
 check_true "after the sweep the device is bound" bound
 D=$(iio_dev lps001wp)

@@ -5,7 +5,8 @@
 # names must be the variant's, the driver bound again afterwards and the
 # chip's registers as before. Faults: 81-hwcheck-faults.
 
-# shellcheck source=tests/guest/hwcheck-lib.sh
+plan 76
+# shellcheck source=tests/guest/lib/hwcheck-lib.sh
 . /tests/hwcheck-lib.sh
 
 # ---- the default model: every fact matches the driver's assumption ----

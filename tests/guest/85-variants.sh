@@ -7,13 +7,9 @@
 # this suite pins what the default build does there and 86-switches shows
 # the build with lps001wp.h's switch flipped right.
 
+plan 155
 A=0x5c
-
-modprobe lps001wp_sim
-modprobe lps001wp
-BUS=$(i2c_bus_of lps001wp-sim)
-# hold_on / let_go (lib.sh) act on it
-export PWR="/sys/bus/i2c/devices/$BUS-005c/power"
+load_modules
 
 # bind VARIANT [NEW_DEVICE OPTIONS]: a fresh client at 0x5c on a chip in
 # VARIANT (set first: an irq= switch applies when the line's type is set)
@@ -30,32 +26,36 @@ unbind() {
 	echo default > "$SIM"/5c/variant
 }
 
+# cold ATTR: a one-shot read with the chip powered down before it
+cold() {
+	wait_for 4 powered_down || { echo "not powered down before the read"; return; }
+	read_errno "$D/$1"
+}
+
 # oneshot DELTA: values of cold and warm reads, and that none is stale
 oneshot() {
 	echo "const 16212 1600" > "$SIM"/5c/stimulus
 	echo 16000 > "$D/in_pressure1_reference_raw"
-	wait_for 4 powered_down
-	check_eq "$V: cold read: in_pressure1_raw = REF_P - P${2:-}" "$1" \
-		"$(read_errno "$D/in_pressure1_raw")"
-	wait_for 4 powered_down
-	check_eq "$V: cold read: in_pressure_raw" 16212 "$(read_errno "$D/in_pressure_raw")"
+	check_eq "$V: cold read: in_pressure1_raw = REF_P - P${2:-}" "$1" "$(cold in_pressure1_raw)"
+	check_eq "$V: cold read: in_pressure_raw" 16212 "$(cold in_pressure_raw)"
 	hold_on
 	check_eq "$V: warm read: in_temp_raw" 1600 "$(read_errno "$D/in_temp_raw")"
 	# a sample of the new stimulus has landed: an older one is stale
 	echo "const 16300 1700" > "$SIM"/5c/stimulus
-	sleep 0.3
+	wait_samples 1
 	check_eq "$V: warm reads after the input changed" "16300 1700" \
 		"$(read_errno "$D/in_pressure_raw") $(read_errno "$D/in_temp_raw")"
 	echo "counter 5000 0" > "$SIM"/5c/stimulus
-	sleep 0.3
+	wait_samples 1
 	r=
 	i=0
 	while [ $i -lt 5 ]; do
 		r="$r $(read_errno "$D/in_pressure_raw")"
 		i=$((i + 1))
 	done
-	check_true "$V: back-to-back reads, each a new sample ($r)" \
-		sh -c "echo '$r' | awk '{ for (i = 2; i <= NF; i++) if (\$i <= \$(i - 1)) exit 1 }'"
+	note "$r"
+	check_true "$V: back-to-back reads, each a new sample" \
+		sh -c "echo '$r' | awk 'NF != 5 { exit 1 } { for (i = 1; i <= NF; i++) if (\$i !~ /^[0-9]+\$/ || (i > 1 && \$i <= \$(i - 1))) exit 1 }'"
 	let_go
 }
 
@@ -72,7 +72,8 @@ stream() {
 	dups=$(echo "$s" | awk 'NR > 1 && $1 <= p { n++ } { p = $1 } END { print n + 0 }')
 	missed=$(echo "$s" | awk 'NR > 1 && $1 > p + 1 { n += $1 - p - 1 } { p = $1 } END { print n + 0 }')
 	check_eq "$V: own trigger: no duplicated sample" 0 "$dups"
-	check_true "$V: own trigger: no missed sample but those overwritten ($missed missed, $overruns overruns)" \
+	note "$missed missed, $overruns overruns"
+	check_true "$V: own trigger: no missed sample but those overwritten" \
 		test "$missed" -le "$overruns"
 	check_true "$V: own trigger: P and T of the same sample" \
 		sh -c "echo '$s' | awk '\$1 - \$2 != 1000 { exit 1 }'"
@@ -84,12 +85,15 @@ event() {
 	echo 16212 > "$D/in_pressure1_reference_raw"
 	echo 200 > "$D/events/in_pressure1_thresh_rising_value"
 	# enabled from power-down, the chip's first sample is compared too
-	wait_for 4 powered_down
+	idle=0
+	wait_for 4 powered_down || idle="not powered down before enabling"
 	echo 1 > "$D/events/in_pressure1_thresh_rising_en"
 	# the first sample after power-up must not be compared either
 	/tests/iio_event_wait "/dev/${D##*/}" 1000 > /tmp/ev.quiet 2>&1
 	rc=$?
-	check_eq "$V: no event while REF_P = P ($(tail -n1 /tmp/ev.quiet))" 1 "$rc"
+	[ "$idle" = 0 ] || rc=$idle
+	note "$(tail -n1 /tmp/ev.quiet)"
+	check_eq "$V: no event while REF_P = P" 1 "$rc"
 	listen variant 4000
 	echo 16512 > "$D/in_pressure1_reference_raw"
 	wait "$LISTENER"
@@ -143,14 +147,14 @@ bind dr01=1
 echo 7 > "$D/sampling_frequency"
 check_eq "dr01=1: a read at '7 Hz' (DR=01) does not time out" 16212 \
 	"$(echo "const 16212 1600" > "$SIM"/5c/stimulus; read_errno "$D/in_pressure_raw")"
+# counted against the chip's own powered time, as 10-sim does: a slow
+# guest stretches the wait, not the ratio
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
-s0=$(counter 5c samples)
-sleep 3
-n=$(( $(counter 5c samples) - s0 ))
+echo 0 > "$SIM"/5c/counters
+wait_samples 3
+check_true "dr01=1: the default build's 7 Hz runs at 1 Hz on this chip" rate_matches 1000 1
 let_go
-check_true "dr01=1: the default build's 7 Hz runs at 1 Hz on this chip ($n samples in 3 s)" \
-	test "$n" -ge 2 -a "$n" -le 4
 unbind
 
 # DR=00 and DR=10 are never programmed by the driver; set by hand (debugfs)

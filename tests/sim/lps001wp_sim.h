@@ -125,12 +125,32 @@ struct lps_sim {
 	struct lps_sim_chip chip[LPS_SIM_NUM_CHIPS];
 };
 
+#define LPS_SIM_NAME		"lps001wp-sim"
+#define LPS_SIM_ADDR0		0x5c
+
+/* lps001wp_sim_main.c: the adapter, the chips' timers, the instances */
+struct lps_sim_chip *lps_sim_chip_at(struct lps_sim *sim, u16 addr, u16 flags);
+void lps_sim_sync(struct lps_sim_chip *c);
 struct lps_sim *lps_sim_create(const char *name, bool control);
 struct lps_sim *lps_sim_create_of(struct device *dev, const char *name,
 				  struct dentry *parent, const char *prefix);
 void lps_sim_destroy(struct lps_sim *sim);
 void lps_sim_chip_reset(struct lps_sim_chip *c);
+
+/* lps001wp_sim_irq.c: pads, lines and the interrupt controller */
+unsigned long lps_sim_pads(struct lps_sim_chip *c);
+void lps_sim_fire(struct lps_sim *sim, unsigned long fire);
+void lps_sim_update_pads(struct lps_sim_chip *c);
+int lps_sim_irq_init(struct lps_sim *sim);
+void lps_sim_irq_teardown(struct lps_sim *sim);
 void lps_sim_forget_irq_types(struct lps_sim *sim);
+
+/* lps001wp_sim_debugfs.c: the control plane */
+void lps_sim_debugfs_init(struct lps_sim *sim);
+void lps_sim_debugfs_chips(struct lps_sim *sim, struct dentry *parent,
+			   const char *prefix);
+void lps_sim_fault_clear(struct lps_sim_chip *c);
+void lps_sim_remove_client(struct lps_sim_chip *c);
 
 /* lps001wp_sim_of.c: the DT instance and the overlay files */
 int lps_sim_of_init(struct dentry *root);

@@ -3,12 +3,15 @@
 # a time, on the same simulated chip at 0x5c. Prints raw figures as
 #   BENCH <driver> <metric> <value...>
 # to $RESULTS; tests/bench.sh turns them into the table, CSV and plot.
-# Durations: bench.stream=<s> (default 60), bench.power=<s> (default 60).
+# Durations: bench.stream=<s> (default 60), bench.own_stream=<s> (the own
+# trigger's stream, default bench.stream), bench.power=<s> (default 60).
 
 A=0x5c
 P0=16000
 STREAM_S=$(sed -n 's/.*bench\.stream=\([0-9]*\).*/\1/p' /proc/cmdline)
 STREAM_S=${STREAM_S:-60}
+OWN_STREAM_S=$(sed -n 's/.*bench\.own_stream=\([0-9]*\).*/\1/p' /proc/cmdline)
+OWN_STREAM_S=${OWN_STREAM_S:-$STREAM_S}
 POWER_S=$(sed -n 's/.*bench\.power=\([0-9]*\).*/\1/p' /proc/cmdline)
 POWER_S=${POWER_S:-60}
 COLD_RUNS=5
@@ -102,8 +105,8 @@ bench_driver() {
 		echo 1 > "$D/buffer/enable"
 		restart_counting
 		# shellcheck disable=SC2046 # split into the fields on purpose
-		set -- $(stream_counted "$STREAM_S")
-		out "$drv stream_own $STREAM_S $* $(counter 5c transfers) $(counter 5c bytes) $(counter 5c samples)"
+		set -- $(stream_counted "$OWN_STREAM_S")
+		out "$drv stream_own $OWN_STREAM_S $* $(counter 5c transfers) $(counter 5c bytes) $(counter 5c samples)"
 		echo 0 > "$D/buffer/enable"
 	fi
 	[ -d /sys/kernel/config/iio/triggers/hrtimer/bench ] || mkdir /sys/kernel/config/iio/triggers/hrtimer/bench

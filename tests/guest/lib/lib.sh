@@ -1,26 +1,52 @@
 # shellcheck shell=sh
-# Helpers for guest suites (busybox sh). The runner (tests/guest/init) sets
+# Helpers for guest suites (busybox sh). The runner (tests/guest/lib/init) sets
 # SUITE and sources this file before each suite.
 #
 # Every check prints exactly one TAP line to $RESULTS:
-#   ok - <suite>: <what>
+#   ok - <suite>: <what> [# <figures>]
 #   not ok - <suite>: <what> # <why>
-# The host counts those lines; a suite that exits non-zero without printing
-# is reported as a failure by the runner.
+# <what> is the same in every run (figures go after the '#'), so two runs'
+# names compare. The host counts those lines; the runner reports a suite
+# that exits non-zero or runs another number of checks than its plan.
 
 RESULTS=${RESULTS:-/dev/ttyS1}
 export SIM=/sys/kernel/debug/lps001wp-sim
 
-# The console gets a copy unless the results already go there
-# (bench.results= on a one-UART machine, see tests/guest/init).
-pass() {
-	echo "ok - $SUITE: $1" >> "$RESULTS"
-	[ "${RESULTS_ON_CONSOLE:-0}" = 1 ] || echo "ok - $SUITE: $1"
+# tap LINE: one TAP line to $RESULTS, counted for the runner's comparison
+# with the suite's plan. The console gets a copy unless the results already
+# go there (bench.results= on a one-UART machine, see tests/guest/lib/init).
+tap() {
+	echo "$1" >> "$RESULTS"
+	[ "${RESULTS_ON_CONSOLE:-0}" = 1 ] || echo "$1"
+	echo . >> "/tmp/ran.$SUITE"
 }
 
+# plan N: the number of checks the suite runs, declared at its top (N may
+# be computed, as long as it does not depend on what the checks measure).
+# The runner fails the suite when it ran another number.
+plan() {
+	echo "$1" > "/tmp/plan.$SUITE"
+}
+
+# note TEXT: figures (measured values, seeds) for the next check's line,
+# after its '#': a check's name never changes from one run to the next.
+note() {
+	CHECK_NOTE=$*
+}
+
+# pass WHAT [COMMENT]   (busybox sh has no local variables: the helpers'
+# own names start with their function's initials)
+pass() {
+	p_c=${2:-${CHECK_NOTE:-}}
+	CHECK_NOTE=
+	tap "ok - $SUITE: $1${p_c:+ # $p_c}"
+}
+
+# fail WHAT WHY
 fail() {
-	echo "not ok - $SUITE: $1 # $2" >> "$RESULTS"
-	[ "${RESULTS_ON_CONSOLE:-0}" = 1 ] || echo "not ok - $SUITE: $1 # $2"
+	f_c=${CHECK_NOTE:-}
+	CHECK_NOTE=
+	tap "not ok - $SUITE: $1 # $2${f_c:+; $f_c}"
 }
 
 # check_eq WHAT EXPECTED ACTUAL
@@ -153,4 +179,59 @@ i2c_bus_of() {
 		[ -f "$a/name" ] && [ "$(cat "$a/name")" = "$1" ] && { echo "${a##*/i2c-}"; return 0; }
 	done
 	return 1
+}
+
+# ---- the simulated device ----
+A=0x5c
+
+# load_modules: the simulator and the driver; BUS is the simulator's
+# adapter, PWR the runtime PM directory of a client at $A on it
+load_modules() {
+	modprobe lps001wp_sim
+	modprobe lps001wp
+	BUS=$(i2c_bus_of lps001wp-sim)
+	PWR=/sys/bus/i2c/devices/$BUS-005c/power
+	export PWR
+}
+
+# new_client [OPTIONS]: a client at $A (new_device OPTIONS, e.g.
+# "irq=rising"); D is its IIO device
+new_client() {
+	echo "$A${1:+ $1}" > "$SIM"/new_device
+	D=$(iio_dev lps001wp)
+}
+
+# setup_device [OPTIONS]: the preamble of a suite on one simulated chip:
+# load_modules, new_client, and a check that the device is there (1 check)
+setup_device() {
+	load_modules
+	new_client "${1:-}"
+	check_true "device present" test -n "$D" -a -c "/dev/${D##*/}"
+}
+
+# scan_times [WORD]: per line of scans (stdin), the timestamp in ns whose
+# four 16-bit words start at WORD (default 5: after 8 bytes of channels)
+scan_times() {
+	awk -v w="${1:-5}" '{ printf "%.0f\n", $(w + 3) * 281474976710656 + $(w + 2) * 4294967296 + $(w + 1) * 65536 + $w }'
+}
+
+# wait_samples N [CHIP]: waits (up to 5 s) until the chip has taken N more
+# samples from now: a sample of what was just set has reached the outputs
+wait_samples() {
+	ws_until=$(( $(counter "${2:-5c}" samples) + $1 ))
+	wait_for 5 sh -c "[ \$(awk '\$1 == \"samples\" { print \$2 }' $SIM/${2:-5c}/counters) -ge $ws_until ]"
+}
+
+# rate_matches PERIOD_MS TOLERANCE: the samples counted since the chip's
+# counters were reset match its powered time at PERIOD_MS per sample
+# within TOLERANCE samples, and there are at least two (note: the figures).
+# Both from one read of the counters: a slow guest between two reads would
+# add time without samples.
+rate_matches() {
+	rm_c=$(cat "$SIM"/5c/counters)
+	rm_n=$(echo "$rm_c" | awk '$1 == "samples" { print $2 }')
+	rm_ms=$(echo "$rm_c" | awk '$1 == "powered_ms" { print $2 }')
+	note "$rm_n samples in $rm_ms ms powered (period $1 ms)"
+	rm_d=$(( rm_n - rm_ms / $1 ))
+	[ "$rm_n" -ge 2 ] && [ "$rm_d" -le "$2" ] && [ "$rm_d" -ge "-$2" ]
 }
