@@ -442,8 +442,11 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 	case IIO_CHAN_INFO_SAMP_FREQ:
 		scoped_guard(mutex, &data->lock)
 			ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
-		if (!ret)
-			ret = lps001wp_dr_index(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1));
+		if (ret)
+			return ret;
+		ctrl1 = FIELD_GET(LPS001WP_CTRL1_DR, ctrl1);
+		/* DR 00, never programmed here, runs pressure at 7 Hz: the next to last rate */
+		ret = ctrl1 ? lps001wp_dr_index(ctrl1) : ARRAY_SIZE(lps001wp_odr) - 2;
 		if (ret < 0)
 			return ret;
 		*val = lps001wp_odr[ret][0];
