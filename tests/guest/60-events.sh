@@ -13,24 +13,21 @@ modprobe lps001wp
 echo "$A irq=rising" > "$SIM"/new_device
 D=$(iio_dev lps001wp)
 E=$D/events
-for f in in_pressure1_thresh_rising_en in_pressure1_thresh_rising_value \
-	 in_pressure1_thresh_falling_en in_pressure1_thresh_falling_value; do
+for f in in_pressure1_thresh_rising_en in_pressure1_thresh_falling_en \
+	 in_pressure1_thresh_either_value; do
 	check_true "$f exists" test -f "$E/$f"
 done
 check_false "no events on the absolute channel" test -e "$E/in_pressure_thresh_rising_en"
 check_eq "rising disabled at probe" 0 "$(cat "$E/in_pressure1_thresh_rising_en")"
 
-# ---- THS_P: one magnitude, +THS rising, -THS falling ----
-check_eq "rising value 100" 0 "$(write_errno "$E/in_pressure1_thresh_rising_value" 100)"
+# ---- THS_P: one magnitude for both directions ----
+check_eq "threshold 100" 0 "$(write_errno "$E/in_pressure1_thresh_either_value" 100)"
 check_eq "THS_P = 100" "0x64 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
-check_eq "falling value reads -100" -100 "$(cat "$E/in_pressure1_thresh_falling_value")"
-check_eq "falling value -200" 0 "$(write_errno "$E/in_pressure1_thresh_falling_value" -200)"
-check_eq "THS_P = 200" "0xc8 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
-check_eq "rising value reads 200" 200 "$(cat "$E/in_pressure1_thresh_rising_value")"
+check_eq "threshold 200" 0 "$(write_errno "$E/in_pressure1_thresh_either_value" 200)"
+check_eq "threshold reads 200" 200 "$(cat "$E/in_pressure1_thresh_either_value")"
 for bad in -1 65536 abc 1.5; do
-	check_eq "rising value '$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_rising_value" "$bad")"
+	check_eq "threshold '$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_either_value" "$bad")"
 done
-check_eq "falling value 5 rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_falling_value" 5)"
 check_eq "rejected values left THS_P alone" "0xc8 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
 
 # ---- quiet: REF_P = P, no event ----

@@ -40,7 +40,7 @@ done
 E=$D/events
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 16212 > "$D/in_pressure1_reference_raw"
-echo 200 > "$E/in_pressure1_thresh_rising_value"
+echo 200 > "$E/in_pressure1_thresh_either_value"
 echo 1 > "$E/in_pressure1_thresh_rising_en"
 # INT_SRC read fails: the latch stays set and the pad asserted
 listen int_src 6000
@@ -151,20 +151,24 @@ echo "0x30 0xd2" > "$DBG"
 echo $A > "$SIM"/delete_device
 
 # ---- 8: threshold values are numbers ----
+# The IIO core parses them; 6.1 to 7.2 take "", "-", "+" and "." as 0 and
+# wrap the integer part at 32 bits (README), so those are not tried here.
 echo "$A irq=rising" > "$SIM"/new_device
 D=$(iio_dev lps001wp)
 E=$D/events
-echo 300 > "$E/in_pressure1_thresh_rising_value"
-for bad in "" - + . -. 4294967396 "1 2" 0x10; do
-	check_eq "rising value '$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_rising_value" "$bad")"
-	check_eq "falling value '-$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_falling_value" "-$bad")"
+echo 300 > "$E/in_pressure1_thresh_either_value"
+for bad in "1 2" 0x10 1.5 -0.5 -1 65536; do
+	check_eq "threshold '$bad' rejected" EINVAL "$(write_errno "$E/in_pressure1_thresh_either_value" "$bad")"
 done
 check_eq "THS_P still 300" "0x2c 0x01" "$(regval 5c 0x32) $(regval 5c 0x33)"
-check_eq "+400 accepted" 0 "$(write_errno "$E/in_pressure1_thresh_rising_value" +400)"
-check_eq "falling -0 accepted" 0 "$(write_errno "$E/in_pressure1_thresh_falling_value" -0)"
+check_eq "+400 accepted" 0 "$(write_errno "$E/in_pressure1_thresh_either_value" +400)"
+check_eq "-0 accepted" 0 "$(write_errno "$E/in_pressure1_thresh_either_value" -0)"
 check_eq "THS_P 0" "0x00 0x00" "$(regval 5c 0x32) $(regval 5c 0x33)"
 
 # ---- 10: rmmod works while an IRQ-wired device is bound and idle ----
+# The own trigger, current by default, holds the module until released.
+check_false "rmmod refused while the own trigger is current" rmmod lps001wp
+echo "" > "$D/trigger/current_trigger"
 check_true "rmmod lps001wp with an idle IRQ-wired device bound" rmmod lps001wp
 check_false "device unbound" test -e /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c
 modprobe lps001wp

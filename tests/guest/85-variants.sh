@@ -83,7 +83,7 @@ stream() {
 event() {
 	echo "const 16212 1600" > "$SIM"/5c/stimulus
 	echo 16212 > "$D/in_pressure1_reference_raw"
-	echo 200 > "$D/events/in_pressure1_thresh_rising_value"
+	echo 200 > "$D/events/in_pressure1_thresh_either_value"
 	# enabled from power-down, the chip's first sample is compared too
 	idle=0
 	wait_for 4 powered_down || idle="not powered down before enabling"

@@ -65,7 +65,7 @@ echo 1 > "$D/buffer/enable"
 check_eq "$V: buffered DELTA = REF_P - P (-212 as u16)" 65324 "$(scans 1 2 | awk '{ print $1 }')"
 echo 0 > "$D/buffer/enable"
 echo 16212 > "$D/in_pressure1_reference_raw"
-echo 200 > "$D/events/in_pressure1_thresh_rising_value"
+echo 200 > "$D/events/in_pressure1_thresh_either_value"
 echo 1 > "$D/events/in_pressure1_thresh_rising_en"
 listen sw 4000
 echo 16512 > "$D/in_pressure1_reference_raw"
