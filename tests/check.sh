@@ -204,6 +204,14 @@ stock_pass() {
 		bench.mode=check bench.suites=15-stub
 }
 
+# package_pass: the Debian package installed, upgraded and purged in a
+# chroot (tests/package.sh), then Debian's kernel with the module it built.
+package_pass() {
+	bash "$root/tests/package.sh" "$build" || return 1
+	guest_run "$(cat "$build/package.kernel")" "$build/package.cpio.gz" package \
+		bench.mode=check bench.suites=15-stub
+}
+
 # arm64_pass: Debian's stock arm64 6.12 kernel under qemu-system-aarch64.
 arm64_pass() {
 	bash "$root/tests/arm64.sh" "$build" || return 1
@@ -250,6 +258,7 @@ if [ "$guest_only" = 0 ]; then
 	for series in 6.1 6.12; do
 		stage "stock-$series" stock_pass "$series" || overall=1
 	done
+	stage package package_pass || overall=1
 	stage cross bash "$root/tests/cross.sh" "$build" || overall=1
 	stage arm64 arm64_pass || overall=1
 fi

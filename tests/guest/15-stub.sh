@@ -39,6 +39,10 @@ delete_device() {
 }
 
 modprobe lps001wp
+# tests/package.sh boots the module the Debian package built, and names its version.
+if [ -f /tests/expect-version ]; then
+	check_eq "the loaded module is the package's" "$(cat /tests/expect-version)" "$(cat /sys/module/lps001wp/version)"
+fi
 check_true "i2c-stub loads with a chip at $ADDR" stub_load
 
 preload_chip 0xba
