@@ -131,7 +131,7 @@ else
 	cp "/var/lib/dkms/$name/$v1/build/make.log" "$work/make.log" 2>/dev/null || cp "$work/install1.log" "$work/make.log"
 	fail "make dkms-install $v1 for $kver" "failed" "$work/make.log"
 fi
-staged=$(cd "/usr/src/$name-$v1" && find . | sort | tr '\n' ' ')
+staged=$(cd "/usr/src/$name-$v1" && find . | LC_ALL=C sort | tr '\n' ' ')
 want=". ./Kbuild ./dkms.conf ./lps001wp.c ./lps001wp.h "
 [ "$staged" = "$want" ] || fail "/usr/src/$name-$v1 holds the module's sources only" "it holds: $staged"
 ok "/usr/src/$name-$v1 holds the module's sources only"

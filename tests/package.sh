@@ -153,23 +153,23 @@ v2=${v1%.*}.$((${v1##*.} + 1))
 debs=$work/debs
 rm -rf "$debs"
 for v in "$v1" "$v2"; do
-	make -s -C "$root" deb LPS001WP_VERSION="$v" DEB_DIR="$debs" > "$logs/deb-$v.log" 2>&1 ||
+	make -s -C "$root" deb LPS001WP_VERSION="$v" DEB_DIR="$debs/$v" > "$logs/deb-$v.log" 2>&1 ||
 		fail "make deb ($v)" "failed" "$logs/deb-$v.log"
 done
 deb1=lps001wp-dkms_${v1}_all.deb
 deb2=lps001wp-dkms_${v2}_all.deb
-if [ ! -f "$debs/$deb1" ] || [ ! -f "$debs/$deb2" ]; then
+if [ ! -f "$debs/$v1/$deb1" ] || [ ! -f "$debs/$v2/$deb2" ]; then
 	fail "make deb" "no $deb1 or $deb2 in $debs"
 fi
 ok "make deb builds $deb1 (and $deb2 for the upgrade)"
 
-contents=$(dpkg-deb -c "$debs/$deb1" | awk '{print $6}' | grep -v '/$' | sort | tr '\n' ' ')
+contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $6}' | grep -v '/$' | LC_ALL=C sort | tr '\n' ' ')
 want="./usr/share/doc/lps001wp-dkms/changelog.gz ./usr/share/doc/lps001wp-dkms/copyright ./usr/src/lps001wp-$v1/Kbuild ./usr/src/lps001wp-$v1/dkms.conf ./usr/src/lps001wp-$v1/lps001wp.c ./usr/src/lps001wp-$v1/lps001wp.h "
 [ "$contents" = "$want" ] || fail "the package holds the module's sources only" "it holds: $contents"
 ok "the package holds the module's sources only"
 
 # Lintian's own profile, pedantic and info tags included; no overrides.
-if lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$debs/$deb1" > "$logs/lintian.log" 2>&1 &&
+if lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$debs/$v1/$deb1" > "$logs/lintian.log" 2>&1 &&
 	! grep -q '^[EWIP]: ' "$logs/lintian.log"; then
 	ok "lintian $(lintian --version | awk '{print $2}'): no tags, pedantic included"
 else
@@ -184,7 +184,7 @@ snapshot() {
 }
 snapshot > "$work/before.list"
 
-cp "$debs/$deb1" "$debs/$deb2" "$chr/tmp/"
+cp "$debs/$v1/$deb1" "$debs/$v2/$deb2" "$chr/tmp/"
 # apt_install LOG ARGS...: apt-get install in the chroot (apt downloads
 # dkms and its tools the first time, from the cache after). Without
 # Recommends: dkms's and i2c-tools' pull in gnupg, fonts and X libraries,

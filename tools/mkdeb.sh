@@ -5,8 +5,8 @@
 # module's sources and debian/ (the work tree is left as it was), with
 # debian/changelog generated for the version of tools/version.sh.
 #
-#   mkdeb.sh OUTDIR     writes OUTDIR/lps001wp-dkms_<version>_all.deb and
-#                       prints its path
+#   mkdeb.sh OUTDIR     writes OUTDIR/lps001wp-dkms_<version>_all.deb (in
+#                       place of any other version there) and prints its path
 #
 # LPS001WP_VERSION overrides the version; DEBFULLNAME and DEBEMAIL name the
 # maintainer (default: the author of the last commit).
@@ -53,5 +53,8 @@ CHANGELOG
 (cd "$src" && dpkg-buildpackage --build=all --no-sign) > "$work/build.log" 2>&1 ||
 	{ tail -n 40 "$work/build.log" >&2; echo "mkdeb: dpkg-buildpackage failed" >&2; exit 1; }
 deb=lps001wp-dkms_${version}_all.deb
+# One package in OUTDIR, so `apt install ./build/lps001wp-dkms_*_all.deb`
+# names the newest build.
+rm -f "$out"/lps001wp-dkms_*_all.deb
 mv "$work/$deb" "$out/$deb"
 echo "$out/$deb"
