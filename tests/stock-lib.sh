@@ -21,6 +21,7 @@ stock_fetch() {
 	dir=$cache/stock-$kver-$version
 	mkdir -p "$cache"
 	(
+		set -e
 		flock 9
 		[ -f "$dir/.extracted" ] && exit 0
 		echo "stock: fetching $image $version" >&2
@@ -35,6 +36,8 @@ stock_fetch() {
 			(cd "$dir/deb" && apt-get download -qq -o APT::Sandbox::User=root "$image=$version") >&2
 		fi
 		dpkg-deb -x "$dir"/deb/*.deb "$dir/root"
+		# Debian 13's packages ship /usr/lib/modules (merged /usr)
+		[ -e "$dir/root/lib" ] || ln -s usr/lib "$dir/root/lib"
 		depmod -b "$dir/root" "$kver"
 		touch "$dir/.extracted"
 	) 9> "$dir.lock" || return 1
