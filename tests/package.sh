@@ -79,7 +79,17 @@ remove_chroot() {
 		echo "package.sh: still mounted under $chr, not deleting it" >&2
 		return 1
 	fi
+	if mountpoint -q "$chr"; then umount "$chr"; fi
 	rm -rf "$chr"
+}
+# A fresh chroot: in RAM where there is room (about 1 GB unpacked, and
+# deleting it from disk takes longer than the rest of a warm run).
+new_chroot() {
+	remove_chroot
+	mkdir -p "$chr"
+	if [ "$(awk '/^MemAvailable:/ {print int($2 / 1048576)}' /proc/meminfo)" -ge 6 ]; then
+		mount -t tmpfs -o size=3g,mode=0755 tmpfs "$chr"
+	fi
 }
 mount_chroot() {
 	mount -t proc proc "$chr/proc"
@@ -107,8 +117,8 @@ make_base() {
 	mirror=$(host_uris | grep -v -- '-security' | grep -i debian | head -n1 || true)
 	security=$(host_uris | grep -- '-security' | head -n1 || true)
 	[ -n "$mirror" ] || { echo "package.sh: no Debian mirror in this machine's apt sources" >&2; return 1; }
-	remove_chroot
-	mkdir -p "$chr" "$pc/debootstrap"
+	new_chroot
+	mkdir -p "$pc/debootstrap"
 	echo "package.sh: debootstrap $codename (first run; cached in $base)" >&2
 	debootstrap --variant=minbase --cache-dir="$pc/debootstrap" "$codename" "$chr" "$mirror" >&2
 	rm -f "$chr/etc/apt/sources.list"
@@ -133,8 +143,7 @@ start=$(date +%s)
 if [ ! -f "$base" ]; then
 	make_base > "$logs/base.log" 2>&1 || fail "a $codename chroot with linux-headers-amd64" "see the log above" "$logs/base.log"
 else
-	remove_chroot
-	mkdir -p "$chr"
+	new_chroot
 	tar -C "$chr" --zstd -xf "$base"
 fi
 mount_chroot
@@ -245,6 +254,24 @@ case $installed_ko in
 *) cp "$installed_ko" "$ko" ;;
 esac
 
+# A kernel installed after the package (as by a kernel upgrade): dkms's
+# kernel hooks build the module for it. Debian's realtime flavour of the
+# same version: a second kernel of the release with IIO, without a second
+# kernel source.
+kver2=${kver%-amd64}-rt-amd64
+t=$(date +%s)
+apt_install "$logs/newkernel.log" "linux-headers-$kver2" || fail "apt install linux-headers-$kver2" "failed" "$logs/newkernel.log"
+status=$(in_chroot dkms status -m lps001wp -v "$v2" -k "$kver2" 2>&1)
+ko2=$(cd "$chr" && find "lib/modules/$kver2" -name 'lps001wp.ko*' 2>/dev/null)
+case "$status:$ko2" in
+*": installed:lib/modules/$kver2/updates/dkms/lps001wp.ko"*)
+	ok "a kernel installed later, $kver2: dkms built and installed $v2 for it ($(($(date +%s) - t)) s)" ;;
+*) fail "a kernel installed later, $kver2: dkms built and installed $v2 for it" "dkms status: '$status', module: '$ko2'" "$logs/newkernel.log" ;;
+esac
+[ "$(modinfo -F vermagic "$chr/$ko2" | cut -d' ' -f1)" = "$kver2" ] ||
+	fail "$kver2: vermagic $kver2" "vermagic '$(modinfo -F vermagic "$chr/$ko2")'"
+ok "$kver2: vermagic $kver2"
+
 t=$(date +%s)
 in_chroot apt-get remove --purge -y lps001wp-dkms > "$logs/purge.log" 2>&1 || fail "apt remove --purge lps001wp-dkms" "failed" "$logs/purge.log"
 ok "apt remove --purge lps001wp-dkms ($(($(date +%s) - t)) s)"
@@ -259,7 +286,7 @@ ok "no lps001wp file is left, dkms knows none"
 # it is one of: apt's and dpkg's state and logs; what the maintainer
 # scripts of those packages make (update-alternatives links; kmod's
 # /etc/modules and its init script link); depmod's indexes of the chroot's
-# kernel (made by dkms's depmod runs, the last one without lps001wp, see
+# kernels (made by dkms's depmod runs, the last one without lps001wp, see
 # modules.dep).
 snapshot > "$work/after.list"
 owned() {
@@ -270,7 +297,7 @@ owned() {
 	cat "$chr"/var/lib/dpkg/info/*.list | sed "${usr[@]}" -e 's|^/|./|' | LC_ALL=C sort -u
 }
 owned > "$work/owned.list"
-allowed="^\./var/(lib/(apt|dpkg)|cache/(apt|debconf)|log)(/|\$)|^\./etc/alternatives/|^\./etc/modules\$|^\./etc/rcS\.d/S[0-9]+kmod\$|^\./usr/lib/modules/$kver/modules\.[a-z.]+\$"
+allowed="^\./var/(lib/(apt|dpkg)|cache/(apt|debconf)|log)(/|\$)|^\./etc/alternatives/|^\./etc/modules\$|^\./etc/rcS\.d/S[0-9]+kmod\$|^\./usr/lib/modules/[^/]+/modules\.[a-z.]+\$"
 LC_ALL=C comm -13 "$work/before.list" "$work/after.list" | LC_ALL=C comm -23 - "$work/owned.list" |
 	{ grep -Ev "$allowed" || true; } | while read -r p; do
 		case $(readlink "$chr/$p") in /etc/alternatives/*) continue ;; esac
@@ -279,7 +306,7 @@ LC_ALL=C comm -13 "$work/before.list" "$work/after.list" | LC_ALL=C comm -23 - "
 if [ -s "$work/leftover.list" ]; then
 	fail "after the purge no file is left" "$(wc -l < "$work/leftover.list") paths, see $work/leftover.list: $(head -n 5 "$work/leftover.list" | tr '\n' ' ')"
 fi
-if grep -q lps001wp "$chr/lib/modules/$kver/modules.dep"; then
+if grep -q lps001wp "$chr/lib/modules/$kver/modules.dep" "$chr/lib/modules/$kver2/modules.dep"; then
 	fail "after the purge no file is left" "modules.dep still lists lps001wp"
 fi
 ok "after the purge no file is left (compared with the chroot before the install, $(wc -l < "$work/owned.list") paths owned by packages)"
