@@ -209,7 +209,7 @@ stock_pass() {
 package_pass() {
 	bash "$root/tests/package.sh" "$build" || return 1
 	guest_run "$(cat "$build/package.kernel")" "$build/package.cpio.gz" package \
-		bench.mode=check bench.suites=15-stub
+		bench.mode=check bench.suites=15-stub,udev-rule
 }
 
 # arm64_pass: Debian's stock arm64 6.12 kernel under qemu-system-aarch64.

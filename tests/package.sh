@@ -25,7 +25,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 # shellcheck source=tests/stock-lib.sh
 . "$root/tests/stock-lib.sh"
 
-HOST_PACKAGES="debootstrap debhelper dh-dkms lintian zstd xz-utils kmod cpio busybox-static"
+HOST_PACKAGES="debootstrap debhelper dh-dkms lintian zstd xz-utils kmod cpio busybox-static udev"
 
 ok() { echo "ok - package: $1"; }
 fail() {
@@ -317,8 +317,20 @@ ok "after the purge no file is left (compared with the chroot before the install
 # Debian's image of the chroot's kernel, for the caller's boot.
 sroot=$(stock_fetch "$kver" "$hver" "$chr") || fail "linux-image-$kver-unsigned $hver" "download failed"
 stock_modroot "$sroot" "$kver" "$work/modroot"
+rm -rf "$work/guest-files"
 mkdir -p "$work/guest-files"
 echo "$v2" > "$work/guest-files/expect-version"
+# The PC path's udev rule, with i2c-stub's adapter name where a user puts
+# theirs, for this machine's systemd-udevd in the guest (suite udev-rule).
+u=$work/guest-files/udev
+mkdir -p "$u/lib"
+cp -L /lib/systemd/systemd-udevd "$u/"
+ldd /lib/systemd/systemd-udevd | awk '/=> \// {print $3} /^[[:space:]]*\/lib/ {print $1}' |
+	while read -r lib; do cp -L "$lib" "$u/lib/"; done
+cp /lib/udev/rules.d/80-drivers.rules "$u/"
+sed 's/ATTR{name}=="i2c-tiny-usb\*"/ATTR{name}=="SMBus stub driver"/' "$root/tools/90-lps001wp.rules" > "$u/90-lps001wp.rules"
+grep -q '^ACTION=="add".*ATTR{name}=="SMBus stub driver", ATTR{new_device}="lps001wp 0x5c"$' "$u/90-lps001wp.rules" ||
+	fail "tools/90-lps001wp.rules takes an adapter name" "no ATTR{name}==\"i2c-tiny-usb*\" rule line to set it in"
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed
 BENCH_MINIMAL=1 BENCH_EXTRA_FILES=$work/guest-files bash "$root/tests/initramfs.sh" "$build/package.cpio.gz" "$work/modroot" "$kver" "$ko"
 echo "$sroot/boot/vmlinuz-$kver" > "$build/package.kernel"
