@@ -325,8 +325,12 @@ echo "$v2" > "$work/guest-files/expect-version"
 u=$work/guest-files/udev
 mkdir -p "$u/lib"
 cp -L /lib/systemd/systemd-udevd "$u/"
-ldd /lib/systemd/systemd-udevd | awk '/=> \// {print $3} /^[[:space:]]*\/lib/ {print $1}' |
-	while read -r lib; do cp -L "$lib" "$u/lib/"; done
+# udevd and its libraries; from systemd 256 (Debian 13) it dlopen()s libkmod
+kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" {print $NF; exit}')
+for f in /lib/systemd/systemd-udevd $kmodlib; do
+	echo "$f"
+	ldd "$f" | awk '/=> \// {print $3} /^[[:space:]]*\/lib/ {print $1}'
+done | sort -u | grep -v systemd-udevd | while read -r lib; do cp -L "$lib" "$u/lib/"; done
 cp /lib/udev/rules.d/80-drivers.rules "$u/"
 sed 's/ATTR{name}=="i2c-tiny-usb\*"/ATTR{name}=="SMBus stub driver"/' "$root/tools/90-lps001wp.rules" > "$u/90-lps001wp.rules"
 grep -q '^ACTION=="add".*ATTR{name}=="SMBus stub driver", ATTR{new_device}="lps001wp 0x5c"$' "$u/90-lps001wp.rules" ||
