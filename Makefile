@@ -3,6 +3,12 @@
 #   make                 build lps001wp.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel tree or headers
 #   make install         modules_install + depmod (INSTALL_MOD_PATH= for a staging root)
+#   make uninstall       remove what make install put there + depmod
+#   make deb             build/lps001wp-dkms_<version>_all.deb (DEB_DIR= elsewhere;
+#                        needs debhelper and dh-dkms)
+#   make dkms-install    DKMS from this clone: stage the sources in
+#                        /usr/src/lps001wp-<version>, build for every kernel with headers
+#   make dkms-uninstall  remove what dkms-install added, every version
 #   make check           every test (sets itself up on Debian 12 or 13; needs root)
 #   make check-suite SUITES=30-channels[,...] [KERNEL=6.1]
 #                        the inner loop: one test kernel, those guest suites
@@ -16,22 +22,55 @@
 #   make dtbo            the Raspberry Pi overlay, lps001wp.dtbo (dtc -@)
 #   make install-dtbo    copy it to /boot/firmware/overlays or /boot/overlays,
 #                        whichever exists (DESTDIR= for a staging root)
+#
+# One install method at a time: make install (extra/ or updates/) or DKMS
+# (the package or dkms-install; updates/dkms/). Each refuses or warns while
+# the other is there.
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+DEB_DIR ?= $(CURDIR)/build
+# MODULE_VERSION, see Kbuild
+ifeq ($(origin LPS001WP_VERSION),undefined)
+LPS001WP_VERSION := $(shell sh $(CURDIR)/tools/version.sh $(CURDIR))
+endif
+moddir := $(INSTALL_MOD_PATH)/lib/modules/$(KERNELRELEASE)
 
-.PHONY: all modules clean install modules_install check check-suite demo lint bench hwcheck
+.PHONY: all modules clean install uninstall modules_install deb dkms-install dkms-uninstall \
+	check check-suite demo lint bench hwcheck
 
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) LPS001WP_VERSION=$(LPS001WP_VERSION) modules
 
 modules_install:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) LPS001WP_VERSION=$(LPS001WP_VERSION) modules_install
 
-install: modules_install
+install:
+	@if ls $(moddir)/updates/dkms/lps001wp.ko* >/dev/null 2>&1; then \
+		echo "DKMS installs lps001wp for $(KERNELRELEASE) already (dkms status lps001wp):" \
+			"use one method, see README.md" >&2; \
+		exit 1; \
+	fi
+	$(MAKE) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KERNELRELEASE)
+
+# Where modules_install puts it: extra/ before 6.2, updates/ from 6.2;
+# never DKMS's updates/dkms/.
+uninstall:
+	rm -f $(moddir)/extra/lps001wp.ko* $(moddir)/updates/lps001wp.ko*
+	rmdir $(moddir)/extra $(moddir)/updates 2>/dev/null || true
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KERNELRELEASE)
+
+deb:
+	LPS001WP_VERSION=$(LPS001WP_VERSION) sh tools/mkdeb.sh $(DEB_DIR)
+
+dkms-install:
+	LPS001WP_VERSION=$(LPS001WP_VERSION) sh tools/lps001wp-dkms.sh install
+
+dkms-uninstall:
+	sh tools/lps001wp-dkms.sh uninstall
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -206,6 +206,14 @@ stock_lane() {
 		bench.mode=check bench.suites=15-stub
 }
 
+# package_lane: the Debian package installed, upgraded and purged in a
+# chroot (tests/package.sh), then Debian's kernel with the module it built.
+package_lane() {
+	bash "$root/tests/package.sh" "$build" || return 1
+	guest_run "$(cat "$build/package.kernel")" "$build/package.cpio.gz" package \
+		bench.mode=check bench.suites=15-stub,udev-rule
+}
+
 # arm64_lane: Debian's stock arm64 6.12 kernel under qemu-system-aarch64.
 arm64_lane() {
 	bash "$root/tests/arm64.sh" "$build" || return 1
@@ -279,6 +287,7 @@ suite)
 		for series in $kernels; do
 			stage "intree-$series" intree_stage "$series"
 		done
+		stage package package_lane
 		stage cross bash "$root/tests/cross.sh" "$build"
 		stage arm64 arm64_lane
 	fi

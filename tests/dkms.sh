@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# DKMS packaging test (part of `make check`; needs root): dkms add, build and
-# install this tree against Debian's linux-headers-amd64, check the installed
-# .ko and its version, then dkms remove --all and check it is gone. Prints
-# TAP lines "ok - dkms: <step>" / "not ok - dkms: <step> # <reason>" and
-# exits non-zero on failure. Always removes what it added (trap).
+# DKMS from a clone, as the README tells desktop users (part of `make
+# check`; needs root): in a scratch git clone of this tree, `make
+# dkms-install` for Debian's headers of one kernel; what it staged in
+# /usr/src (the module's sources, not the test bench); the installed .ko,
+# its version and signature; a new commit and `make dkms-install` again
+# replace that version; `dkms add .` refuses the folder; `make
+# dkms-uninstall` leaves nothing. Prints TAP lines "ok - dkms: <step>" /
+# "not ok - dkms: <step> # <reason>" and exits non-zero on failure. Always
+# removes what it added (trap).
 #
 #   dkms.sh [KERNELRELEASE]
 #
@@ -16,12 +20,10 @@
 set -euo pipefail
 
 DKMS_KVER=${1:-${DKMS_KVER:-}}
-DKMS_PACKAGES="dkms linux-headers-${DKMS_KVER:-amd64} build-essential"
+DKMS_PACKAGES="dkms linux-headers-${DKMS_KVER:-amd64} build-essential git"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$root/dkms.conf")
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$root/dkms.conf")
-module=$(sed -n 's/^BUILT_MODULE_NAME\[0\]="\(.*\)"/\1/p' "$root/dkms.conf")
+name=lps001wp
 
 log() { echo "dkms.sh: $*" >&2; }
 ok() { echo "ok - dkms: $1"; }
@@ -32,9 +34,6 @@ fail() {
 }
 
 [ "$(id -u)" = 0 ] || fail setup "needs root"
-if [ -z "$name" ] || [ -z "$ver" ] || [ -z "$module" ]; then
-	fail setup "dkms.conf lacks PACKAGE_NAME, PACKAGE_VERSION or BUILT_MODULE_NAME[0]"
-fi
 
 missing=()
 for p in $DKMS_PACKAGES; do
@@ -61,101 +60,131 @@ mkdir -p "$lockdir"
 exec 7>"$lockdir/.dkms.lock"
 flock 7
 
+# make dkms-uninstall removes every version a clone added: a real one on
+# this machine would go too.
+if [ -n "$(dkms status -m "$name" 2>/dev/null)" ] || compgen -G "/usr/src/$name-*" >/dev/null; then
+	fail setup "$name is in DKMS on this machine already (dkms status; /usr/src/$name-*): this test would remove it"
+fi
+
 work=$(mktemp -d /tmp/lps001wp-dkms.XXXXXX)
-src=$work/$name-$ver
-
-# Remove every trace of $name/$ver from dkms and /usr/src. Used before the
-# test (a leftover from an earlier run or a real install would make
-# `dkms add` fail) and on exit.
-purge() {
-	if [ -n "$(dkms status -m "$name" -v "$ver" 2>/dev/null)" ]; then
-		dkms remove -m "$name" -v "$ver" --all >&2 || true
+clone=$work/lps001wp
+fake=/lib/modules/$kver/extra/$name.ko
+cleanup() {
+	rm -f "$fake"
+	rmdir "/lib/modules/$kver/extra" 2>/dev/null || true
+	if [ -d "$clone" ]; then
+		make -s -C "$clone" dkms-uninstall >&2 || true
 	fi
-	rm -rf "/var/lib/dkms/$name/$ver" "/usr/src/$name-$ver"
-	rmdir "/var/lib/dkms/$name" 2>/dev/null || true
+	rm -rf "$work"
 }
-trap 'purge; rm -rf "$work"' EXIT
-purge
+trap cleanup EXIT
 
-# What a user's clone holds, minus git metadata and build products.
-mkdir -p "$src"
-tar -C "$root" --exclude=./.git --exclude='*.o' --exclude='*.ko' \
-	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
-	--exclude='*.a' --exclude=modules.order --exclude=Module.symvers \
-	-cf - . | tar -C "$src" -xf -
+# The work tree as a clone of its own, commits included but as one: the
+# version counts this clone's commits.
+mkdir -p "$clone"
+tar -C "$root" --exclude=./.git --exclude=./build -cf - . | tar -C "$clone" -xf -
+git -C "$clone" init -q
+git -C "$clone" add -A
+git -C "$clone" -c user.name=bench -c user.email=bench@localhost commit -q -m "the tree under test"
+v1=$(sh "$clone/tools/version.sh")
 
-if dkms add "$src" >"$work/add.log" 2>&1; then
-	ok "add $name/$ver"
-else
-	fail "add $name/$ver" "dkms add failed" "$work/add.log"
-fi
+# dkms_install LOG: make dkms-install for $kver only
+dkms_install() {
+	make -C "$clone" DKMS_KERNELS="$kver" dkms-install > "$1" 2>&1
+}
 
-if dkms build -m "$name" -v "$ver" -k "$kver" >"$work/build.log" 2>&1; then
-	ok "build for $kver"
-else
-	cp "/var/lib/dkms/$name/$ver/build/make.log" "$work/make.log" 2>/dev/null || true
-	fail "build for $kver" "dkms build failed" "$work/make.log"
-fi
-
-if dkms install -m "$name" -v "$ver" -k "$kver" >"$work/install.log" 2>&1; then
-	ok "install for $kver"
-else
-	fail "install for $kver" "dkms install failed" "$work/install.log"
-fi
-
-status=$(dkms status -m "$name" -v "$ver" -k "$kver" 2>&1)
-case "$status" in
-*": installed"*) ok "status says installed" ;;
-*) fail "status says installed" "dkms status: $status" ;;
-esac
-
-# depmod ran: modinfo -k finds the module by name.
-ko=$(modinfo -k "$kver" -F filename "$module" 2>/dev/null || true)
-case "$ko" in
-"/lib/modules/$kver/updates/dkms/$module.ko"* | "/lib/modules/$kver/kernel/drivers/iio/pressure/$module.ko"*)
-	[ -f "$ko" ] || fail "installed .ko" "$ko missing"
-	ok "installed .ko: $ko"
-	;;
-"") fail "installed .ko" "modinfo -k $kver $module finds nothing" ;;
-*) fail "installed .ko" "unexpected location $ko" ;;
-esac
-
-modver=$(modinfo -F version "$ko")
-if [ "$modver" = "$ver" ]; then
-	ok "modinfo version = $ver"
-else
-	fail "modinfo version = $ver" "modinfo says '$modver'"
-fi
-
-vermagic=$(modinfo -F vermagic "$ko")
-case "$vermagic" in
-"$kver "*) ok "vermagic $kver" ;;
-*) fail "vermagic $kver" "vermagic is '$vermagic'" ;;
-esac
-
-# dkms 3.0.10 signs with its MOK key (/var/lib/dkms/mok.key, made on first
-# use) when the kernel has CONFIG_MODULE_SIG: check the signature is there.
-if grep -qx 'CONFIG_MODULE_SIG=y' "/lib/modules/$kver/build/.config" 2>/dev/null; then
-	signer=$(modinfo -F signer "$ko")
-	if [ -n "$signer" ]; then
-		ok "signed (signer: $signer)"
-	else
-		fail "signed" "no module signature"
+# installed_ok VERSION: dkms status, the .ko under updates/dkms, modinfo
+installed_ok() {
+	local v=$1 status ko modver vermagic signer
+	status=$(dkms status -m "$name" -v "$v" -k "$kver" 2>&1)
+	case "$status" in
+	*": installed"*) ok "$v: dkms status says installed for $kver" ;;
+	*) fail "$v: dkms status says installed for $kver" "dkms status: $status" ;;
+	esac
+	ko=$(modinfo -k "$kver" -F filename "$name" 2>/dev/null || true)
+	case "$ko" in
+	"/lib/modules/$kver/updates/dkms/$name.ko"*) [ -f "$ko" ] || fail "$v: installed .ko" "$ko missing"
+		ok "$v: installed .ko: $ko" ;;
+	"") fail "$v: installed .ko" "modinfo -k $kver $name finds nothing" ;;
+	*) fail "$v: installed .ko" "unexpected location $ko" ;;
+	esac
+	modver=$(modinfo -F version "$ko")
+	[ "$modver" = "$v" ] || fail "$v: modinfo version = $v" "modinfo says '$modver'"
+	ok "$v: modinfo version = $v"
+	vermagic=$(modinfo -F vermagic "$ko")
+	case "$vermagic" in
+	"$kver "*) ok "$v: vermagic $kver" ;;
+	*) fail "$v: vermagic $kver" "vermagic is '$vermagic'" ;;
+	esac
+	# dkms 3.0.10 signs with its MOK key (/var/lib/dkms/mok.key, made on
+	# first use) when the kernel has CONFIG_MODULE_SIG.
+	if grep -qx 'CONFIG_MODULE_SIG=y' "/lib/modules/$kver/build/.config" 2>/dev/null; then
+		signer=$(modinfo -F signer "$ko")
+		[ -n "$signer" ] || fail "$v: signed" "no module signature"
+		ok "$v: signed (signer: $signer)"
 	fi
-fi
+}
 
-if dkms remove -m "$name" -v "$ver" --all >"$work/remove.log" 2>&1; then
-	ok "remove --all"
+# A module from make install for this kernel: dkms-install refuses.
+mkdir -p "$(dirname "$fake")"
+: > "$fake"
+if dkms_install "$work/mixed.log"; then
+	fail "dkms-install refuses while make install's module is there" "it installed"
+fi
+grep -q 'from make install' "$work/mixed.log" ||
+	fail "dkms-install refuses while make install's module is there" "not for that reason" "$work/mixed.log"
+[ -z "$(dkms status -m "$name")" ] || fail "dkms-install refuses while make install's module is there" "dkms has $name anyway"
+ok "dkms-install refuses while make install's module is there"
+rm -f "$fake"
+rmdir "/lib/modules/$kver/extra" 2>/dev/null || true
+
+if dkms_install "$work/install1.log"; then
+	ok "make dkms-install $v1 for $kver"
 else
-	fail "remove --all" "dkms remove failed" "$work/remove.log"
+	cp "/var/lib/dkms/$name/$v1/build/make.log" "$work/make.log" 2>/dev/null || cp "$work/install1.log" "$work/make.log"
+	fail "make dkms-install $v1 for $kver" "failed" "$work/make.log"
 fi
+staged=$(cd "/usr/src/$name-$v1" && find . | LC_ALL=C sort | tr '\n' ' ')
+want=". ./Kbuild ./dkms.conf ./lps001wp.c ./lps001wp.h "
+[ "$staged" = "$want" ] || fail "/usr/src/$name-$v1 holds the module's sources only" "it holds: $staged"
+ok "/usr/src/$name-$v1 holds the module's sources only"
+installed_ok "$v1"
 
+# After `git pull`: a new commit is a new version, and installing it
+# replaces the old one.
+git -C "$clone" -c user.name=bench -c user.email=bench@localhost commit -q --allow-empty -m "a newer commit"
+v2=$(sh "$clone/tools/version.sh")
+[ "$v2" != "$v1" ] || fail "a new commit is a new version" "still $v1"
+ok "a new commit is a new version: $v1 -> $v2"
+dkms_install "$work/install2.log" || fail "make dkms-install $v2 over $v1" "failed" "$work/install2.log"
+ok "make dkms-install $v2 over $v1"
+if [ -n "$(dkms status -m "$name" -v "$v1")" ] || [ -e "/usr/src/$name-$v1" ] || [ -e "/var/lib/dkms/$name/$v1" ]; then
+	fail "$v1 is gone" "dkms status: $(dkms status -m "$name" | tr '\n' ' ')"
+fi
+ok "$v1 is gone"
+installed_ok "$v2"
+
+# `dkms add` on the folder would copy the whole clone to /usr/src.
+srcdirs() { find /usr/src -maxdepth 1 -name "$name-*" | sort | tr '\n' ' '; }
+before=$(srcdirs)
+if (cd "$clone" && dkms add .) > "$work/add.log" 2>&1; then
+	fail "dkms add . refuses the folder" "it added it"
+fi
+grep -q 'make dkms-install' "$work/add.log" || fail "dkms add . refuses the folder" "no pointer to make dkms-install" "$work/add.log"
+after=$(srcdirs)
+[ "$before" = "$after" ] || fail "dkms add . refuses the folder" "/usr/src went from '$before' to '$after'"
+ok "dkms add . refuses the folder and says to use make dkms-install"
+
+ko=$(modinfo -k "$kver" -F filename "$name")
+make -C "$clone" dkms-uninstall > "$work/uninstall.log" 2>&1 || fail "make dkms-uninstall" "failed" "$work/uninstall.log"
 if [ -e "$ko" ]; then
-	fail "gone after remove" "$ko still exists"
-elif modinfo -k "$kver" "$module" >/dev/null 2>&1; then
-	fail "gone after remove" "modinfo -k $kver still finds $module"
-elif [ -n "$(dkms status -m "$name" -v "$ver" 2>/dev/null)" ]; then
-	fail "gone after remove" "dkms status still lists $name/$ver"
+	fail "make dkms-uninstall leaves nothing" "$ko still exists"
+elif modinfo -k "$kver" "$name" >/dev/null 2>&1; then
+	fail "make dkms-uninstall leaves nothing" "modinfo -k $kver still finds $name"
+elif [ -n "$(dkms status -m "$name" 2>/dev/null)" ]; then
+	fail "make dkms-uninstall leaves nothing" "dkms status still lists $name"
+elif compgen -G "/usr/src/$name-*" >/dev/null || [ -e "/var/lib/dkms/$name" ]; then
+	fail "make dkms-uninstall leaves nothing" "left: $(srcdirs) $(find /var/lib/dkms -maxdepth 1 -name "$name")"
 else
-	ok "gone after remove"
+	ok "make dkms-uninstall leaves nothing"
 fi

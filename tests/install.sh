@@ -4,7 +4,9 @@
 # `make` + `make install` as the README tells users, against Debian's stock
 # kernel headers of one series, installed into a scratch root
 # (INSTALL_MOD_PATH) instead of /lib/modules: where the module lands, its
-# suffix (6.12 and 7.2 compress modules with xz), and that depmod indexed it.
+# suffix (6.12 and 7.2 compress modules with xz), and that depmod indexed it;
+# then `make uninstall` takes it out again, and `make install` refuses a
+# kernel that has DKMS's copy.
 #
 #   install.sh SERIES [KERNELRELEASE]   prints "ok - install: ..." lines
 #
@@ -48,3 +50,24 @@ echo "ok - install: the README's path $want"
 grep -q "^${want#/lib/modules/"$kver"/}:" "$work/root/lib/modules/$kver/modules.dep" ||
 	fail "depmod indexed it" "not in modules.dep"
 echo "ok - install: depmod indexed it"
+
+make -C "$work" KERNELRELEASE="$kver" INSTALL_MOD_PATH="$work/root" uninstall > "$work/uninstall.log" 2>&1 ||
+	{ tail -n 20 "$work/uninstall.log" >&2; fail "make uninstall for $kver" "see the log above"; }
+# depmod's own indexes (modules.dep, ...) are what may stay behind.
+left=$(cd "$work/root" && find . ! -type d ! -path "./lib/modules/$kver/modules.*" | sed 's|^\./|/|')
+[ -z "$left" ] || fail "make uninstall leaves only depmod's indexes" "left: $left"
+[ ! -d "$work/root$(dirname "$want")" ] || fail "make uninstall leaves only depmod's indexes" "$(dirname "$want") is still there"
+grep -q lps001wp "$work/root/lib/modules/$kver/modules.dep" &&
+	fail "make uninstall leaves only depmod's indexes" "modules.dep still lists lps001wp"
+echo "ok - install: make uninstall removes it and depmod forgets it"
+
+mkdir -p "$work/root/lib/modules/$kver/updates/dkms"
+: > "$work/root/lib/modules/$kver/updates/dkms/lps001wp.ko"
+if make -C "$work" KERNELRELEASE="$kver" INSTALL_MOD_PATH="$work/root" install > "$work/mixed.log" 2>&1; then
+	fail "make install refuses a kernel with DKMS's lps001wp" "it installed"
+fi
+grep -q 'DKMS installs lps001wp' "$work/mixed.log" ||
+	{ tail -n 5 "$work/mixed.log" >&2; fail "make install refuses a kernel with DKMS's lps001wp" "not for that reason"; }
+[ -z "$(cd "$work/root" && find . -name 'lps001wp.ko*' ! -path '*/updates/dkms/*')" ] ||
+	fail "make install refuses a kernel with DKMS's lps001wp" "it copied the module anyway"
+echo "ok - install: make install refuses a kernel with DKMS's lps001wp"

@@ -22,6 +22,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd) series=$2
 # shellcheck source=tests/kvers.sh
 . "$root/tests/kvers.sh"
+# shellcheck source=tests/stock-lib.sh
+. "$root/tests/stock-lib.sh"
 
 fail() {
 	echo "not ok - stock-$series: $1 # $2"
@@ -96,21 +98,7 @@ fi
 # would make a 100 MB initramfs. 6.12's and 7.2's are .ko.xz, which busybox's
 # modprobe cannot load: they go in decompressed.
 modroot=$build/stock-$series-modroot
-rm -rf "$modroot"
-mkdir -p "$modroot/lib/modules/$kver"
-cp "$moddir"/modules.order "$moddir"/modules.builtin* "$modroot/lib/modules/$kver/"
-for m in i2c-stub i2c-dev industrialio industrialio-triggered-buffer kfifo_buf regmap-i2c; do
-	modprobe -S "$kver" -d "$stock" --show-depends "$m" 2>/dev/null |
-		awk '$1 == "insmod" {print $2}'
-done | sort -u | while read -r ko; do
-	rel=lib/modules/$kver/${ko#"$moddir"/}
-	mkdir -p "$modroot/$(dirname "$rel")"
-	case $ko in
-	*.ko.xz) xz -dc "$ko" > "$modroot/${rel%.xz}" ;;
-	*.ko.zst) zstd -qdc "$ko" > "$modroot/${rel%.zst}" ;;
-	*) cp "$ko" "$modroot/$rel" ;;
-	esac
-done
+stock_modroot "$stock" "$kver" "$modroot"
 [ -n "$(find "$modroot" -name 'i2c-stub.ko')" ] || fail "i2c-stub in Debian's $kver modules" "not found under $moddir"
 
 mod=$build/stock-$series-module

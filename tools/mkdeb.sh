@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make deb: build lps001wp-dkms_<version>_all.deb from a staged copy of the
+# module's sources and debian/ (the work tree is left as it was), with
+# debian/changelog generated for the version of tools/version.sh.
+#
+#   mkdeb.sh OUTDIR     writes OUTDIR/lps001wp-dkms_<version>_all.deb (in
+#                       place of any other version there) and prints its path
+#
+# LPS001WP_VERSION overrides the version; DEBFULLNAME and DEBEMAIL name the
+# maintainer (default: the author of the last commit).
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+
+for t in dpkg-buildpackage dh dh_dkms; do
+	command -v "$t" >/dev/null ||
+		{ echo "mkdeb: $t missing: sudo apt install debhelper dh-dkms" >&2; exit 1; }
+done
+
+version=${LPS001WP_VERSION:-$(sh "$root/tools/version.sh" "$root")}
+case $version in
+[0-9]*) ;;
+*) echo "mkdeb: bad version '$version'" >&2; exit 1 ;;
+esac
+if [ -n "${DEBEMAIL:-}" ]; then
+	maintainer="${DEBFULLNAME:-lps001wp maintainers} <$DEBEMAIL>"
+else
+	maintainer=$(git -C "$root" log -1 --format='%an <%ae>' 2>/dev/null || true)
+fi
+[ -n "$maintainer" ] || { echo "mkdeb: set DEBEMAIL (and DEBFULLNAME): no git history to take the maintainer from" >&2; exit 1; }
+# The changelog's date: the last commit's, so the same commit gives the
+# same package.
+date=$(git -C "$root" log -1 --format=%cD 2>/dev/null || date -R)
+
+work=$(mktemp -d "$out/.deb.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+src=$work/lps001wp-$version
+LPS001WP_VERSION=$version sh "$root/tools/lps001wp-dkms.sh" stage "$src"
+cp -a "$root/debian" "$src/debian"
+sed -i "s|@MAINTAINER@|$maintainer|" "$src/debian/control"
+cat > "$src/debian/changelog" <<CHANGELOG
+lps001wp ($version) unstable; urgency=medium
+
+  * Built from $(git -C "$root" describe --always --dirty 2>/dev/null || echo "a tree without git").
+
+ -- $maintainer  $date
+CHANGELOG
+
+# Nothing is compiled here: the implied build-essential is not needed (the
+# tools that are, dh and dh_dkms, are checked above).
+(cd "$src" && dpkg-buildpackage --build=all --no-sign --no-check-builddeps) > "$work/build.log" 2>&1 ||
+	{ tail -n 40 "$work/build.log" >&2; echo "mkdeb: dpkg-buildpackage failed" >&2; exit 1; }
+deb=lps001wp-dkms_${version}_all.deb
+# One package in OUTDIR, so `apt install ./build/lps001wp-dkms_*_all.deb`
+# names the newest build.
+rm -f "$out"/lps001wp-dkms_*_all.deb
+mv "$work/$deb" "$out/$deb"
+echo "$out/$deb"
