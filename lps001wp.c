@@ -213,22 +213,20 @@ static void lps001wp_timing(unsigned int dr, unsigned int *period_us, unsigned i
 
 /* Chip access; callers hold data->lock. */
 
-/* regmap caches a write before the bus sees it: forget what failed */
+/*
+ * regmap caches a write before the bus sees it: forget what failed. The
+ * chip's state is then unknown, and a register the cache lacks cannot tell
+ * a supply loss at the next power-up: write everything again there.
+ */
 static int lps001wp_write_done(struct lps001wp_data *data, unsigned int reg, unsigned int last,
 			       int ret)
 {
 	if (ret) {
 		regcache_drop_region(data->regmap, reg, last);
+		data->regs_lost = true;
 		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
 	}
 	return ret;
-}
-
-static int lps001wp_write(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
-			  unsigned int val)
-{
-	return lps001wp_write_done(data, reg, reg,
-				   regmap_update_bits(data->regmap, reg, mask, val));
 }
 
 static int lps001wp_write_pair(struct lps001wp_data *data, unsigned int reg, u16 val)
@@ -246,6 +244,31 @@ static int lps001wp_read_config(struct lps001wp_data *data, unsigned int reg, un
 
 	if (ret)
 		dev_err_ratelimited(data->dev, "read of 0x%02x failed: %d\n", reg, ret);
+	return ret;
+}
+
+/*
+ * A failed update leaves the cache with the value before it, not without
+ * one: the register also holds configuration (DR, BDU) that only the cache
+ * knows, and the next power-up writes it all again.
+ */
+static int lps001wp_write(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
+			  unsigned int val)
+{
+	unsigned int old;
+	int ret;
+
+	ret = lps001wp_read_config(data, reg, &old);
+	if (ret)
+		return ret;
+	ret = regmap_update_bits(data->regmap, reg, mask, val);
+	if (ret) {
+		regcache_cache_only(data->regmap, true);
+		regmap_write(data->regmap, reg, old);
+		regcache_cache_only(data->regmap, false);
+		data->regs_lost = true;
+		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
+	}
 	return ret;
 }
 
