@@ -32,7 +32,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 DEB_DIR ?= $(CURDIR)/build
 # MODULE_VERSION, see Kbuild
 ifeq ($(origin LPS001WP_VERSION),undefined)
-LPS001WP_VERSION := $(shell sh $(CURDIR)/tools/version.sh $(CURDIR))
+LPS001WP_VERSION = $(shell sh $(CURDIR)/tools/version.sh $(CURDIR))
 endif
 moddir := $(INSTALL_MOD_PATH)/lib/modules/$(KERNELRELEASE)
 

@@ -53,10 +53,11 @@ if [ "$#" -gt 0 ]; then
 fi
 depmod -b "$stage" "$kver"
 
-# the suites (tests/guest/NN-*.sh) and what runs them (tests/guest/lib/),
+# the suites (tests/guest/*.sh; by default the guest runs the NN-*.sh ones)
+# and what runs them (tests/guest/lib/),
 # side by side in the guest's /tests
 install -m 755 "$here/guest/lib/init" "$stage/init"
-cp "$here"/guest/[0-9]*.sh "$here"/guest/lib/*.sh "$stage/tests/"
+cp "$here"/guest/*.sh "$here"/guest/lib/*.sh "$stage/tests/"
 # BENCH_EXTRA_FILES: a directory whose files the suites need (e.g. overlays).
 if [ -d "${BENCH_EXTRA_FILES:-}" ]; then
 	cp -a "$BENCH_EXTRA_FILES"/. "$stage/tests/"

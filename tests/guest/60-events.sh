@@ -5,7 +5,7 @@
 # reads, power) and at what user space receives: /tests/iio_event_wait
 # (tests/tools) reads one event from the device's event fd.
 
-plan 45
+plan 41
 A=0x5c
 
 modprobe lps001wp_sim

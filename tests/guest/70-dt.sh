@@ -7,7 +7,7 @@
 # interrupt and properties from DT, also from a node with mainline's
 # compatible "st,lps001wp-press".
 
-plan 86
+plan 69
 OV=/tests/lps001wp-overlay.dtbo
 OV2=/tests/lps001wp-int2-overlay.dtbo
 OV3=/tests/lps001wp-mainline-overlay.dtbo

@@ -3,7 +3,7 @@
 # stall, mislead or leak. One block per defect; each check failed on the
 # driver before its fix.
 
-plan 59
+plan 50
 A=0x5c
 load_modules
 
