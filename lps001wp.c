@@ -298,11 +298,30 @@ static int lps001wp_route(struct lps001wp_data *data)
 }
 
 /* Converting, with DELTA if asked; the caller holds a runtime PM reference */
+/* Every cached register again, once the chip lost them or a write failed */
+static int lps001wp_replay(struct lps001wp_data *data)
+{
+	int ret;
+
+	if (!data->regs_lost)
+		return 0;
+	regcache_mark_dirty(data->regmap);
+	ret = regcache_sync(data->regmap);
+	if (!ret)
+		data->regs_lost = false;
+	return ret;
+}
+
 static int lps001wp_start(struct lps001wp_data *data, bool delta)
 {
 	unsigned int ctrl1, bits = LPS001WP_CTRL1_PD | (delta ? LPS001WP_CTRL1_DIFF_EN : 0);
 	int ret;
 
+	ret = lps001wp_replay(data);
+	if (ret) {
+		dev_err_ratelimited(data->dev, "power up failed: %d\n", ret);
+		return ret;
+	}
 	ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret || (ctrl1 & bits) == bits)
 		return ret;
@@ -902,11 +921,8 @@ static int lps001wp_runtime_resume(struct device *dev)
 			data->regs_lost = true;
 		}
 	}
-	if (!ret && data->regs_lost) {
-		regcache_mark_dirty(data->regmap);
-		ret = regcache_sync(data->regmap);
-		data->regs_lost = false;
-	}
+	if (!ret)
+		ret = lps001wp_replay(data);
 	if (!ret && (data->buffer_enabled || data->events_enabled))
 		ret = lps001wp_start(data, true);
 	if (ret) {

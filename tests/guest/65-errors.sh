@@ -69,7 +69,7 @@ echo "eio_every 1" > "$SIM"/5c/fault
 check_true "power-down fails on a failing bus" wait_for 4 sh -c "dmesg | grep -q 'power down failed'"
 dmesg -c > /dev/null
 check_eq "the next read fails" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
-check_true "and says which access failed" sh -c "dmesg | grep -qE '(read of 0x[0-9a-f]{2}|output read) failed: -5'"
+check_true "and says which access failed" sh -c "dmesg | grep -qE '(read of 0x[0-9a-f]{2}|output read|power up) failed: -5'"
 echo clear > "$SIM"/5c/fault
 check_eq "recovers" 16212 "$(cat "$D/in_pressure_raw")"
 
