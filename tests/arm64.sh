@@ -15,6 +15,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 build=$(mkdir -p "$1" && cd "$1" && pwd)
 
 fail() {
@@ -57,8 +59,7 @@ cp "$pkgs/root/usr/src/linux-headers-$release/Module.symvers" "$kdir/Module.symv
 
 out=$build/arm64-module
 rm -rf "$out"
-mkdir -p "$out"
-cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$out/"
+copy_driver "$out"
 if make -C "$kdir" M="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 modules > "$out/build.log" 2>&1 &&
 	! grep -q 'warning:' "$out/build.log"; then
 	echo "ok - arm64: module builds for $release with W=1, no warnings, every symbol resolved"

@@ -11,6 +11,8 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 build=$(mkdir -p "${1:-$root/build}" && cd "${1:-$root/build}" && pwd)
 rc=0
 
@@ -26,8 +28,7 @@ for series in ${CROSS_SERIES:-6.1 6.12 7.2}; do
 		fi
 		out=$build/cross-$series-$arch
 		rm -rf "$out"
-		mkdir -p "$out"
-		cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$out/"
+		copy_driver "$out"
 		if make -C "$kdir" M="$out" ARCH="$arch" CROSS_COMPILE="$cross" W=1 \
 			KBUILD_MODPOST_WARN=1 modules > "$out/build.log" 2>&1 &&
 			! grep -q 'warning:' "$out/build.log"; then

@@ -22,6 +22,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd) series=$2
 # shellcheck source=tests/kvers.sh
 . "$root/tests/kvers.sh"
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 # shellcheck source=tests/stock-lib.sh
 . "$root/tests/stock-lib.sh"
 
@@ -103,9 +105,7 @@ stock_modroot "$stock" "$kver" "$modroot"
 
 mod=$build/stock-$series-module
 rm -rf "$mod"
-mkdir -p "$mod"
-cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$mod/"
-mkdir -p "$mod/tests" && cp -a "$root/tests/kunit" "$mod/tests/"
+copy_driver "$mod" kunit
 rc=0
 make -C "$kdir" M="$mod" W=1 modules > "$mod/build.log" 2>&1 || rc=1
 grep -q 'warning:' "$mod/build.log" && rc=1
