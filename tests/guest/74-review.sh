@@ -113,22 +113,22 @@ D=$(iio_dev lps001wp)
 E=$D/events
 echo 7 > "$D/sampling_frequency"
 enable_scan pressure
-rm -f /tmp/enable.done
+# enable_waiting WHAT FILE: write 1 to FILE in the background while STATUS
+# is stuck; once it has polled STATUS a few times, the reference answers
+# before the enable returns
+enable_waiting() {
+	rm -f /tmp/enable.done
+	echo 0 > "$SIM"/5c/counters
+	( echo 1 > "$2"; touch /tmp/enable.done ) 2>/dev/null &
+	wait_for 3 sh -c "test \$(awk '\$1 == \"read_0x27\" { print \$2 }' $SIM/5c/counters) -ge 7"
+	cat "$D/in_pressure1_reference_raw" > /dev/null
+	check_false "4: the reference answers while $1 waits for a sample" test -e /tmp/enable.done
+	wait
+}
 echo stuck_status > "$SIM"/5c/fault
-echo 0 > "$SIM"/5c/counters
-( echo 1 > "$D/buffer/enable"; touch /tmp/enable.done ) 2>/dev/null &
-wait_for 3 sh -c "test \$(awk '\$1 == \"read_0x27\" { print \$2 }' $SIM/5c/counters) -ge 7"
-cat "$D/in_pressure1_reference_raw" > /dev/null
-check_false "4: the reference answers while a buffer enable waits for a sample" test -e /tmp/enable.done
-wait
+enable_waiting "a buffer enable" "$D/buffer/enable"
 check_true "idle" wait_for 4 powered_down
-rm -f /tmp/enable.done
-echo 0 > "$SIM"/5c/counters
-( echo 1 > "$E/in_pressure1_thresh_rising_en"; touch /tmp/enable.done ) 2>/dev/null &
-wait_for 3 sh -c "test \$(awk '\$1 == \"read_0x27\" { print \$2 }' $SIM/5c/counters) -ge 7"
-cat "$D/in_pressure1_reference_raw" > /dev/null
-check_false "4: the reference answers while an event enable waits for a sample" test -e /tmp/enable.done
-wait
+enable_waiting "an event enable" "$E/in_pressure1_thresh_rising_en"
 echo clear > "$SIM"/5c/fault
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 echo $A > "$SIM"/delete_device
