@@ -1017,6 +1017,9 @@ static int lps001wp_get_irq(struct lps001wp_data *data, struct i2c_client *clien
 		return dev_err_probe(data->dev, -EINVAL, "unsupported IRQ trigger type %d\n", type);
 	data->irq_active_low = type & (IRQ_TYPE_EDGE_FALLING | IRQ_TYPE_LEVEL_LOW);
 	data->irq_open_drain = device_property_read_bool(data->dev, "drive-open-drain");
+	/* Wired-OR: no edge for a sample raised while another device holds the line */
+	if (data->irq_open_drain && !(type & IRQ_TYPE_LEVEL_MASK))
+		dev_warn(data->dev, "open-drain INT1 on an edge: a shared line needs a level trigger\n");
 	data->irq = irq;
 	return 0;
 }

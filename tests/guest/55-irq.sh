@@ -3,7 +3,7 @@
 # the IRQ type and drive-open-drain, and at 12.5 Hz no duplicated and no
 # missed sample (the counter stimulus numbers them).
 
-plan 47
+plan 48
 A=0x5c
 
 # run_own_trigger CTRL3_IDLE CTRL3_RUNNING LABEL
@@ -78,15 +78,20 @@ echo "$A irq=falling" > "$SIM"/new_device
 run_own_trigger 0x80 0x84 "falling (INT_H_L)"
 echo $A > "$SIM"/delete_device
 
+# A shared open-drain line is wired-OR: on an edge trigger a sample raised
+# while the other device holds the line brings no edge, so probe says so
+warned() { dmesg | grep -c 'open-drain INT1 on an edge: a shared line needs a level trigger'; }
+w=$(warned)
 echo "$A irq=falling open-drain" > "$SIM"/new_device
+check_eq "falling, open drain: probe warns that a shared line needs a level trigger" \
+	$((w + 1)) "$(warned)"
 run_own_trigger 0xc0 0xc4 "falling, open drain"
 
 # The stamps come from the hard IRQ: on the monotonic clock, each scan's
 # stamp lies just after the INT1 interrupt the simulator raised for it,
 # while every bus transfer takes 40 ms, so that a stamp taken in a thread
 # after the burst read is at least 40 ms late (and, at 80 ms a period,
-# before the next interrupt). A hard-IRQ stamp is microseconds late: only
-# a host stall of 40 ms between the raise and the handler breaks the bound.
+# before the next interrupt). A hard-IRQ stamp is microseconds late.
 echo monotonic > "$D/current_timestamp_clock"
 echo "delay_us 40000" > "$SIM"/5c/fault
 enable_scan pressure temp timestamp
@@ -103,8 +108,10 @@ lag=$({ cat "$SIM"/5c/int1_times; echo "$s" | scan_times | sed 's/^/scan /'; } |
 		printf "%s ", best < 0 ? "none" : int(($2 - best) / 1000) }')
 check_eq "stamps: 10 scans with a 40 ms bus" 10 "$(echo "$s" | grep -c .)"
 note "us: $lag"
-check_true "stamps: each less than the 40 ms read after its INT1 interrupt" \
-	sh -c "echo '$lag' | awk '{ for (i = 1; i <= NF; i++) if (\$i == \"none\" || \$i >= 40000) exit 1 } NF != 10 { exit 1 }'"
+# A stamp from the thread is late on every scan; a host that stalls the
+# guest between the raise and the hard IRQ delays a few, never most
+check_true "stamps: at least 8 of 10 less than the 40 ms read after their INT1 interrupt" \
+	sh -c "echo '$lag' | awk '{ for (i = 1; i <= NF; i++) if (\$i != \"none\" && \$i < 40000) n++ } NF != 10 || n < 8 { exit 1 }'"
 
 # The own trigger is ours only; hrtimer still works with an IRQ wired
 mkdir /sys/kernel/config/iio/triggers/hrtimer/lpsi

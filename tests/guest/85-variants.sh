@@ -113,9 +113,11 @@ for v in default da_clear=status bdu=block drdy=pulse irq=level \
 done
 
 # A second chip on the same open-drain INT1, streaming its own data-ready
-# while the first is tested
-bind shared=1 "irq=falling open-drain"
-echo shared=1 > "$SIM"/5d/variant
+# while the first is tested. The wired-OR line is level-triggered, as a
+# shared line must be (on an edge, a sample raised while the other chip
+# holds the line low brings no edge, and both streams stop).
+bind "shared=1 irq=level" "irq=falling open-drain"
+echo "shared=1 irq=level" > "$SIM"/5d/variant
 echo "0x5d irq=falling open-drain" > "$SIM"/new_device
 D2=$D
 for d in /sys/bus/iio/devices/iio:device*; do

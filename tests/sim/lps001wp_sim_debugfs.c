@@ -754,10 +754,12 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 		goto err_free;
 	}
 	if (irq_type != IRQ_TYPE_NONE) {
-		ret = irq_set_irq_type(c->virq[0], irq_type);
+		/* a shared INT1 wire is the first chip's line (lps_sim_lines()) */
+		info.irq = c->index && READ_ONCE(c->model.var.v[LPS_VAR_SHARED]) ?
+			   sim->chip[0].virq[0] : c->virq[0];
+		ret = irq_set_irq_type(info.irq, irq_type);
 		if (ret)
 			goto err_free;
-		info.irq = c->virq[0];
 	}
 	/* A turn-on time needs a supply the driver switches on */
 	mutex_lock(&sim->lock);
