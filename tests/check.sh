@@ -253,7 +253,7 @@ intree_stage() {
 
 # ---- the run ------------------------------------------------------------
 
-kernels=${BENCH_KERNELS:-6.1 6.12}
+kernels=${BENCH_KERNELS:-6.1 6.12 7.2}
 first_kernel=${kernels%% *}
 start_all=$(date +%s)
 
