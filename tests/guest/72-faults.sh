@@ -110,7 +110,7 @@ D=$(iio_dev lps001wp)
 echo 12.5 > "$D/sampling_frequency"
 echo 1234 > "$D/in_pressure1_reference_raw"
 cat "$D/in_pressure1_raw" > /dev/null
-check_true "idle" wait_for 4 powered_down
+check_true "idle before the power-up count" wait_for 4 powered_down
 # How many transfers one runtime resume makes: the last one sets PD.
 echo 0 > "$SIM"/5c/counters
 echo on > "$PWR/control"
@@ -129,7 +129,7 @@ check_eq "reference attribute agrees" 1234 "$(cat "$D/in_pressure1_reference_raw
 let_go
 
 # ---- 4: a failed power-down is retried ----
-check_true "idle" wait_for 4 powered_down
+check_true "idle before the failed power-down" wait_for 4 powered_down
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
 dmesg -c > /dev/null
