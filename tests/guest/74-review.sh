@@ -127,7 +127,7 @@ enable_waiting() {
 }
 echo stuck_status > "$SIM"/5c/fault
 enable_waiting "a buffer enable" "$D/buffer/enable"
-check_true "idle" wait_for 4 powered_down
+check_true "4: idle between the two enables" wait_for 4 powered_down
 enable_waiting "an event enable" "$E/in_pressure1_thresh_rising_en"
 echo clear > "$SIM"/5c/fault
 echo 0 > "$E/in_pressure1_thresh_rising_en"
@@ -139,7 +139,7 @@ D=$(iio_dev lps001wp)
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 1234 > "$D/in_pressure1_reference_raw"
 echo 300 > "$D/events/in_pressure1_thresh_either_value"
-check_true "idle" wait_for 4 powered_down
+check_true "5: idle before the registers are lost" wait_for 4 powered_down
 dmesg -c > /dev/null
 for r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
 hold_on
