@@ -19,8 +19,7 @@ check_true "and says so" sh -c "dmesg | grep -q 'WHO_AM_I read failed'"
 echo $A > "$SIM"/delete_device
 echo clear > "$SIM"/5c/fault
 
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 
 # ---- one-shot reads: idle (fault hits the resume) and active ----

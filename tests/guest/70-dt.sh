@@ -90,14 +90,14 @@ run_dt_trigger() {
 	echo > "$D/trigger/current_trigger"
 }
 
-check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
-check_true "modprobe lps001wp" modprobe lps001wp
+load_modules -c
+# the clients come from DT, on the adapter of the board's node
+MAIN=$BUS
 
 # ---- the board's node and the second adapter ----
 check_eq "board DT is live" "lps001wp-test,i2c-sim" \
 	"$(dtstr /sys/firmware/devicetree/base/i2c-sim/compatible 2>/dev/null)"
 BUS=$(i2c_bus_of lps001wp-sim-of)
-MAIN=$(i2c_bus_of lps001wp-sim)
 check_true "adapter lps001wp-sim-of registered" test -n "$BUS"
 check_eq "lps001wp-sim-of has the board node as of_node" "lps001wp-test,i2c-sim" \
 	"$(dtstr /sys/bus/i2c/devices/i2c-"$BUS"/of_node/compatible 2>/dev/null)"

@@ -18,8 +18,7 @@ bursts_after() {
 # ---- 1: a bus error must not stop the own data-ready stream ----
 # DRDY is a level on an edge interrupt: a sample left unread keeps the pad
 # high and no edge ever comes again.
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 echo 12.5 > "$D/sampling_frequency"
 echo "counter 0 0" > "$SIM"/5c/stimulus
 enable_scan pressure
@@ -105,8 +104,7 @@ check_eq "and INT1 idle (CTRL_REG3)" 0x00 "$(regval 5c 0x22)"
 echo $A > "$SIM"/delete_device
 
 # ---- 3: a failed power-up must not give wrong values later ----
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 echo 12.5 > "$D/sampling_frequency"
 echo 1234 > "$D/in_pressure1_reference_raw"
 cat "$D/in_pressure1_raw" > /dev/null
@@ -153,8 +151,7 @@ echo $A > "$SIM"/delete_device
 # ---- 8: threshold values are numbers ----
 # The IIO core parses them; 6.1 to 7.2 take "", "-", "+" and "." as 0 and
 # wrap the integer part at 32 bits (README), so those are not tried here.
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 E=$D/events
 echo 300 > "$E/in_pressure1_thresh_either_value"
 for bad in "1 2" 0x10 1.5 -0.5 -1 65536; do
@@ -196,8 +193,7 @@ modprobe iio-trig-loop
 mkdir -p /sys/kernel/config/iio/triggers/loop/lpsloop
 mkdir -p /sys/kernel/config/iio/triggers/hrtimer/lpsts
 echo 50 > "$(iio_trigger lpsts)/sampling_frequency"
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 enable_scan pressure timestamp
 # First a trigger whose top half stores the time...
 echo lpsts > "$D/trigger/current_trigger"

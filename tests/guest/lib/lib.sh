@@ -184,11 +184,24 @@ i2c_bus_of() {
 # ---- the simulated device ----
 A=0x5c
 
-# load_modules: the simulator and the driver; BUS is the simulator's
-# adapter, PWR the runtime PM directory of a client at $A on it
+# load_modules [-c] [DRIVER]: the simulator, then DRIVER (default lps001wp;
+# "none" where the suite loads a build of its own, st_pressure_i2c for
+# mainline's). -c makes each modprobe a check, where loading is what the
+# suite tests. BUS is the simulator's adapter, PWR the runtime PM directory
+# of a client at $A on it.
+# shellcheck disable=SC2120 # the suites pass the arguments
 load_modules() {
-	modprobe lps001wp_sim
-	modprobe lps001wp
+	lm_check=0
+	[ "${1:-}" = -c ] && { lm_check=1; shift; }
+	lm_driver=${1:-lps001wp}
+	[ "$lm_driver" = none ] && lm_driver=
+	for lm_m in lps001wp_sim $lm_driver; do
+		if [ "$lm_check" = 1 ]; then
+			check_true "modprobe $lm_m" modprobe "$lm_m"
+		else
+			modprobe "$lm_m"
+		fi
+	done
 	BUS=$(i2c_bus_of lps001wp-sim)
 	PWR=/sys/bus/i2c/devices/$BUS-005c/power
 	export PWR
