@@ -210,9 +210,8 @@ echo 0 > "$D/buffer/enable"
 echo "" > "$D/trigger/current_trigger"
 echo clear > "$SIM"/5c/fault
 check_eq "loop trigger: 5 scans" 5 "$(echo "$s" | grep -c .)"
-check_true "loop trigger: timestamps strictly increasing" sh -c "echo '$s' | awk '
-	{ t = \$8 * 281474976710656 + \$7 * 4294967296 + \$6 * 65536 + \$5 }
-	NR > 1 && t <= p { exit 1 } { p = t }'"
+ts=$(echo "$s" | scan_times)
+check_true "loop trigger: timestamps strictly increasing" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
 echo $A > "$SIM"/delete_device
 
 rmmod lps001wp

@@ -222,10 +222,16 @@ setup_device() {
 	check_true "device present" test -n "$D" -a -c "/dev/${D##*/}"
 }
 
+# SCAN_TIME_AWK: an awk function, scan_time(W): the timestamp in ns of a
+# line of scans (16-bit words, see scans) whose four little-endian words
+# start at field W. For awk programs that need the line's other words too.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+SCAN_TIME_AWK='function scan_time(w) { return $(w + 3) * 281474976710656 + $(w + 2) * 4294967296 + $(w + 1) * 65536 + $w }'
+
 # scan_times [WORD]: per line of scans (stdin), the timestamp in ns whose
 # four 16-bit words start at WORD (default 5: after 8 bytes of channels)
 scan_times() {
-	awk -v w="${1:-5}" '{ printf "%.0f\n", $(w + 3) * 281474976710656 + $(w + 2) * 4294967296 + $(w + 1) * 65536 + $w }'
+	awk -v w="${1:-5}" "$SCAN_TIME_AWK"' { printf "%.0f\n", scan_time(w) }'
 }
 
 # wait_samples N [CHIP]: waits (up to 5 s) until the chip has taken N more
