@@ -16,6 +16,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 build=${BENCH_BUILD:-$root/build}
 out=$build/bench
 stream=${BENCH_STREAM:-60}
@@ -35,13 +37,14 @@ kdir=$(bash "$root/tests/kernel/build.sh" 6.1)
 kver=$(make -s -C "$kdir" kernelrelease)
 
 mods=$out/modules
-rm -rf "$mods" "$out/modroot" "$out/files"
-mkdir -p "$mods/tests" "$out/files"
-cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$mods/"
-cp -a "$root/tests/sim" "$mods/tests/"
-make -s -C "$kdir" M="$mods" modules >&2
-make -s -C "$kdir" M="$mods/tests/sim" modules >&2
-make -s -C "$kdir" INSTALL_MOD_PATH="$out/modroot" modules_install > /dev/null
+make_modules "$kdir" "$mods" || {
+	echo "bench: the build failed; the end of $mods/build.log:" >&2
+	tail -n 30 "$mods/build.log" >&2
+	exit 1
+}
+modroot_for "$kdir" "$out/modroot"
+rm -rf "$out/files"
+mkdir -p "$out/files"
 gcc -O2 -Wall -Wextra -Werror -static -o "$out/files/readlat" "$root/tests/tools/readlat.c"
 BENCH_EXTRA_FILES=$out/files bash "$root/tests/initramfs.sh" "$out/initramfs.cpio.gz" "$out/modroot" "$kver" \
 	"$mods/lps001wp.ko" "$mods/tests/sim/lps001wp_sim.ko"

@@ -303,6 +303,15 @@ for name in "${order[@]}"; do
 	printf 'stage %s %ss\n' "$name" "$secs" >> "$stages/times"
 	[ "$rc" = 0 ] || failed_stages+=("$name")
 done > "$build/results.tap"
+# A check's name is what comes before its '#'. Two checks of one name could
+# not be told apart when two runs' names are compared; suites and stages
+# carry their name, so this covers each of them.
+dup_names=$(sed -E 's/^(ok|not ok) - //; s/ #( .*)?$//' "$build/results.tap" | sort | uniq -d)
+if [ -z "$dup_names" ]; then
+	echo "ok - check: no two checks share a name"
+else
+	echo "not ok - check: no two checks share a name # twice or more: $(echo "$dup_names" | paste -sd '|' | sed 's/|/ | /g')"
+fi >> "$build/results.tap"
 cat "$build/results.tap"
 for name in "${failed_stages[@]}"; do
 	echo "# --- $name failed; the end of its log ($stages/$name.log):" >&2

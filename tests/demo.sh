@@ -11,6 +11,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 build=${BENCH_BUILD:-$root/build}
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 
@@ -46,14 +48,13 @@ echo "demo: the 6.1 test kernel (built on the first run: ~8 min on 2 cores; reus
 kdir=$(bash "$root/tests/kernel/build.sh" 6.1)
 kver=$(make -s -C "$kdir" kernelrelease)
 
-rm -rf "$build/demo-modules" "$build/modroot"
-mkdir -p "$build/demo-modules/tests"
-cp -a "$root"/lps001wp.c "$root"/lps001wp.h "$root"/Kbuild "$root"/Kconfig "$root"/dkms.conf "$build/demo-modules/"
-cp -a "$root/tests/kunit" "$root/tests/sim" "$build/demo-modules/tests/"
 echo "demo: building the driver and the simulator" >&2
-make -s -C "$kdir" M="$build/demo-modules" modules >&2
-make -s -C "$kdir" M="$build/demo-modules/tests/sim" modules >&2
-make -s -C "$kdir" INSTALL_MOD_PATH="$build/modroot" modules_install >/dev/null
+make_modules "$kdir" "$build/demo-modules" || {
+	echo "demo: the build failed; the end of $build/demo-modules/build.log:" >&2
+	tail -n 30 "$build/demo-modules/build.log" >&2
+	exit 1
+}
+modroot_for "$kdir" "$build/modroot"
 BENCH_TOOLS="/usr/bin/iio_info /usr/bin/iio_readdev" \
 	bash "$root/tests/initramfs.sh" "$build/initramfs-demo.cpio.gz" "$build/modroot" "$kver" \
 	"$build/demo-modules/lps001wp.ko" "$build/demo-modules/tests/sim/lps001wp_sim.ko"

@@ -31,16 +31,25 @@ copy_driver() {
 	done
 }
 
-# build_modules KDIR OUT [make args]: the driver (with KUnit) and the
-# simulator, W=1, in a scratch copy so the work tree stays clean. Any warning
-# fails. BENCH_INCREMENTAL=1 keeps OUT, so only what changed is rebuilt.
-build_modules() {
-	local kdir=$1 out=$2 rc=0
+# make_modules KDIR OUT [make args]: the driver and the simulator built
+# against KDIR in OUT, a scratch copy, so the work tree stays clean; the
+# compiler's output in OUT/build.log, ending with the first error.
+# BENCH_INCREMENTAL=1 keeps OUT, so only what changed is rebuilt.
+make_modules() {
+	local kdir=$1 out=$2
 	shift 2
 	[ "${BENCH_INCREMENTAL:-0}" = 1 ] || rm -rf "$out"
 	copy_driver "$out" kunit sim
-	make -C "$kdir" M="$out" W=1 "$@" modules > "$out/build.log" 2>&1 || rc=1
-	make -C "$kdir" M="$out/tests/sim" W=1 modules >> "$out/build.log" 2>&1 || rc=1
+	make -C "$kdir" M="$out" "$@" modules > "$out/build.log" 2>&1 &&
+		make -C "$kdir" M="$out/tests/sim" "$@" modules >> "$out/build.log" 2>&1
+}
+
+# build_modules KDIR OUT [make args]: make_modules as make check builds for
+# its guests: W=1, and any warning fails (a TAP line).
+build_modules() {
+	local kdir=$1 out=$2 rc=0
+	shift 2
+	make_modules "$kdir" "$out" W=1 "$@" || rc=1
 	if grep -q 'warning:' "$out/build.log"; then
 		grep -B2 -A4 'warning:' "$out/build.log" >&2
 		rc=1

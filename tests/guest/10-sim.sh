@@ -6,8 +6,7 @@
 plan 83
 A=0x5c
 
-check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
-BUS=$(i2c_bus_of lps001wp-sim)
+load_modules -c none
 check_true "adapter lps001wp-sim registered" test -n "$BUS"
 check_true "debugfs has 5c/ and 5d/" test -f "$SIM"/5c/regs -a -f "$SIM"/5d/regs
 

@@ -5,17 +5,14 @@
 plan 35
 A=0x5c
 
-check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
-check_true "modprobe lps001wp" modprobe lps001wp
-BUS=$(i2c_bus_of lps001wp-sim)
+load_modules -c
 DEV=$BUS-005c
 DRV=/sys/bus/i2c/drivers/lps001wp
 
 # ---- a good chip ----
 echo 0 > "$SIM"/5c/counters
-echo $A > "$SIM"/new_device
+new_client
 check_true "driver bound to the client at 0x5c" test -e $DRV/"$DEV"
-D=$(iio_dev lps001wp)
 check_true "IIO device named lps001wp" test -n "$D"
 check_eq "WHO_AM_I read once" 1 "$(counter 5c read_0x0f)"
 check_eq "CTRL_REG1 after probe: BDU, DR=11 (12.5 Hz), PD=0, LPOW=0" 0x34 "$(regval 5c 0x20)"
@@ -42,8 +39,6 @@ check_eq "debugfs write reached the chip" 0x5a "$(regval 5c 0x32)"
 echo "0x32 0x00" > "$DBG"
 
 # ---- unbind within the autosuspend delay powers the chip down ----
-# shellcheck disable=SC2034 # hold_on (lib.sh) reads it
-PWR=/sys/bus/i2c/devices/$DEV/power
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
 check_eq "a read powered the chip up" 0x74 "$(regval 5c 0x20)"

@@ -66,7 +66,7 @@ note "$s"
 check_true "back-to-back reads never repeat a sample" \
 	sh -c "echo '$s' | awk 'NF != 5 { exit 1 } { for (i = 1; i <= NF; i++) if (\$i !~ /^[0-9]+\$/ || (i > 1 && \$i <= \$(i - 1))) exit 1 }'"
 let_go
-check_true "down again" wait_for 4 powered_down
+check_true "down again after the reads" wait_for 4 powered_down
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 
 # ---- runtime resume replays the configuration ----
@@ -80,7 +80,7 @@ cat "$D/in_pressure_raw" > /dev/null
 check_eq "resume restored REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
 check_eq "resume restored CTRL_REG1 (BDU, DR=11, PD)" 0x74 "$(regval 5c 0x20)"
 let_go
-check_true "down again" wait_for 4 powered_down
+check_true "down again after the resume" wait_for 4 powered_down
 
 # ---- system suspend (pm_test=devices) while idle ----
 echo devices > /sys/power/pm_test

@@ -8,7 +8,6 @@ A=0x5c
 
 # run_own_trigger CTRL3_IDLE CTRL3_RUNNING LABEL
 run_own_trigger() {
-	D=$(iio_dev lps001wp)
 	N=${D##*iio:device}
 	check_true "$3: own trigger lps001wp-devN" iio_trigger "lps001wp-dev$N"
 	check_eq "$3: default trigger is the own one" "lps001wp-dev$N" "$(cat "$D/trigger/current_trigger")"
@@ -67,14 +66,13 @@ run_own_trigger() {
 # On 6.1, rmdir of an hrtimer trigger touches it after freeing it (KASAN:
 # trigger_drop_group() puts a freed item), so triggers made here stay.
 
-modprobe lps001wp_sim
-modprobe lps001wp
+load_modules
 
-echo "$A irq=rising" > "$SIM"/new_device
+new_client irq=rising
 run_own_trigger 0x00 0x04 "rising"
 echo $A > "$SIM"/delete_device
 
-echo "$A irq=falling" > "$SIM"/new_device
+new_client irq=falling
 run_own_trigger 0x80 0x84 "falling (INT_H_L)"
 echo $A > "$SIM"/delete_device
 
@@ -82,7 +80,7 @@ echo $A > "$SIM"/delete_device
 # while the other device holds the line brings no edge, so probe says so
 warned() { dmesg | grep -c 'open-drain INT1 on an edge: a shared line needs a level trigger'; }
 w=$(warned)
-echo "$A irq=falling open-drain" > "$SIM"/new_device
+new_client "irq=falling open-drain"
 check_eq "falling, open drain: probe warns that a shared line needs a level trigger" \
 	$((w + 1)) "$(warned)"
 run_own_trigger 0xc0 0xc4 "falling, open drain"
@@ -128,8 +126,7 @@ echo $A > "$SIM"/delete_device
 
 # A bus error while the buffer stops: on 6.1 a failing set_trigger_state
 # leaves the poll function attached, and the next start never routes DRDY.
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 echo 12.5 > "$D/sampling_frequency"
 echo "counter 0 0" > "$SIM"/5c/stimulus
 enable_scan pressure

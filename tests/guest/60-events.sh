@@ -8,10 +8,8 @@
 plan 41
 A=0x5c
 
-modprobe lps001wp_sim
-modprobe lps001wp
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+load_modules
+new_client irq=rising
 E=$D/events
 for f in in_pressure1_thresh_rising_en in_pressure1_thresh_falling_en \
 	 in_pressure1_thresh_either_value; do
@@ -52,12 +50,11 @@ check_eq "user space gets the event: in_pressure1 thresh rising" \
 	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.rising)"
 # runtime PM's own account of the active time grows past twice the
 # autosuspend delay with the chip still powered: no suspend came
-P=/sys/bus/i2c/devices/$(i2c_bus_of lps001wp-sim)-005c/power
 active_past() {
-	[ "$(cat "$P"/runtime_active_time)" -ge "$1" ] && [ $(( $(regval 5c 0x20) & 0x40 )) = 64 ]
+	[ "$(cat "$PWR"/runtime_active_time)" -ge "$1" ] && [ $(( $(regval 5c 0x20) & 0x40 )) = 64 ]
 }
 check_true "enabled events keep the chip powered" wait_for 5 active_past \
-	$(( $(cat "$P"/runtime_active_time) + 2 * $(cat "$P"/autosuspend_delay_ms) ))
+	$(( $(cat "$PWR"/runtime_active_time) + 2 * $(cat "$PWR"/autosuspend_delay_ms) ))
 
 # ---- the other direction does not fire rising ----
 echo 0 > "$E/in_pressure1_thresh_rising_en"
@@ -101,7 +98,6 @@ check_true "all off: powered down" wait_for 4 powered_down
 
 # ---- unbind with an event enabled: chip powered down, PM balanced ----
 echo 1 > "$E/in_pressure1_thresh_falling_en"
-BUS=$(i2c_bus_of lps001wp-sim)
 echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/unbind
 check_eq "unbind with an event on: PD=0" 0 $(( $(regval 5c 0x20) & 0x40 ))
 check_eq "unbind with an event on: threshold unit off (INT_CFG)" 0x00 "$(regval 5c 0x34)"

@@ -19,22 +19,21 @@ check_true "and says so" sh -c "dmesg | grep -q 'WHO_AM_I read failed'"
 echo $A > "$SIM"/delete_device
 echo clear > "$SIM"/5c/fault
 
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 
 # ---- one-shot reads: idle (fault hits the resume) and active ----
 echo "eio 1" > "$SIM"/5c/fault
 check_eq "EIO while idle (resume) reaches the reader" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
-check_eq "next read works" 16212 "$(read_errno "$D/in_pressure_raw")"
+check_eq "next read works (after EIO while idle)" 16212 "$(read_errno "$D/in_pressure_raw")"
 # held active: an autosuspend between the shell lines would take the fault
 hold_on
 echo "eio 1" > "$SIM"/5c/fault
 check_eq "EIO while active reaches the reader" "ERR:dd: $D/in_temp_raw: Input/output error" "$(read_errno "$D/in_temp_raw")"
-check_eq "next read works" 1600 "$(read_errno "$D/in_temp_raw")"
+check_eq "next read works (after EIO while active)" 1600 "$(read_errno "$D/in_temp_raw")"
 echo "nak 1" > "$SIM"/5c/fault
 check_eq "NAK fails the read" ERR "$(read_errno "$D/in_pressure1_raw" | cut -c1-3)"
-check_eq "next read works" 16212 "$(read_errno "$D/in_pressure_raw")"
+check_eq "next read works (after NAK)" 16212 "$(read_errno "$D/in_pressure_raw")"
 let_go
 check_true "wait for idle" wait_for 4 powered_down
 
@@ -59,7 +58,7 @@ r=$(read_errno "$D/in_temp_raw")
 note "$r"
 check_true "stuck data-ready at 12.5 Hz: timed out" sh -c "echo '$r' | grep -q 'timed out'"
 echo clear > "$SIM"/5c/fault
-check_eq "recovers" 1600 "$(cat "$D/in_temp_raw")"
+check_eq "recovers from the stuck data-ready" 1600 "$(cat "$D/in_temp_raw")"
 
 # ---- a failed power-down: the next read on the failing bus fails and the
 # log says which access failed ----
@@ -71,7 +70,7 @@ dmesg -c > /dev/null
 check_eq "the next read fails" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
 check_true "and says which access failed" sh -c "dmesg | grep -qE '(read of 0x[0-9a-f]{2}|output read|power up) failed: -5'"
 echo clear > "$SIM"/5c/fault
-check_eq "recovers" 16212 "$(cat "$D/in_pressure_raw")"
+check_eq "recovers from the failed CTRL_REG1 read" 16212 "$(cat "$D/in_pressure_raw")"
 
 # ---- rate-limited logs: at most 10 lines per 5 s of one message ----
 dmesg -c > /dev/null

@@ -18,8 +18,7 @@ bursts_after() {
 # ---- 1: a bus error must not stop the own data-ready stream ----
 # DRDY is a level on an edge interrupt: a sample left unread keeps the pad
 # high and no edge ever comes again.
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 echo 12.5 > "$D/sampling_frequency"
 echo "counter 0 0" > "$SIM"/5c/stimulus
 enable_scan pressure
@@ -105,12 +104,11 @@ check_eq "and INT1 idle (CTRL_REG3)" 0x00 "$(regval 5c 0x22)"
 echo $A > "$SIM"/delete_device
 
 # ---- 3: a failed power-up must not give wrong values later ----
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 echo 12.5 > "$D/sampling_frequency"
 echo 1234 > "$D/in_pressure1_reference_raw"
 cat "$D/in_pressure1_raw" > /dev/null
-check_true "idle" wait_for 4 powered_down
+check_true "idle before the power-up count" wait_for 4 powered_down
 # How many transfers one runtime resume makes: the last one sets PD.
 echo 0 > "$SIM"/5c/counters
 echo on > "$PWR/control"
@@ -129,7 +127,7 @@ check_eq "reference attribute agrees" 1234 "$(cat "$D/in_pressure1_reference_raw
 let_go
 
 # ---- 4: a failed power-down is retried ----
-check_true "idle" wait_for 4 powered_down
+check_true "idle before the failed power-down" wait_for 4 powered_down
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
 dmesg -c > /dev/null
@@ -153,8 +151,7 @@ echo $A > "$SIM"/delete_device
 # ---- 8: threshold values are numbers ----
 # The IIO core parses them; 6.1 to 7.2 take "", "-", "+" and "." as 0 and
 # wrap the integer part at 32 bits (README), so those are not tried here.
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 E=$D/events
 echo 300 > "$E/in_pressure1_thresh_either_value"
 for bad in "1 2" 0x10 1.5 -0.5 -1 65536; do
@@ -196,8 +193,7 @@ modprobe iio-trig-loop
 mkdir -p /sys/kernel/config/iio/triggers/loop/lpsloop
 mkdir -p /sys/kernel/config/iio/triggers/hrtimer/lpsts
 echo 50 > "$(iio_trigger lpsts)/sampling_frequency"
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 enable_scan pressure timestamp
 # First a trigger whose top half stores the time...
 echo lpsts > "$D/trigger/current_trigger"
@@ -214,9 +210,8 @@ echo 0 > "$D/buffer/enable"
 echo "" > "$D/trigger/current_trigger"
 echo clear > "$SIM"/5c/fault
 check_eq "loop trigger: 5 scans" 5 "$(echo "$s" | grep -c .)"
-check_true "loop trigger: timestamps strictly increasing" sh -c "echo '$s' | awk '
-	{ t = \$8 * 281474976710656 + \$7 * 4294967296 + \$6 * 65536 + \$5 }
-	NR > 1 && t <= p { exit 1 } { p = t }'"
+ts=$(echo "$s" | scan_times)
+check_true "loop trigger: timestamps strictly increasing" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
 echo $A > "$SIM"/delete_device
 
 rmmod lps001wp

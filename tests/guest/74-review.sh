@@ -5,19 +5,15 @@
 plan 13
 A=0x5c
 
-modprobe lps001wp_sim
-modprobe lps001wp
-BUS=$(i2c_bus_of lps001wp-sim)
+load_modules
 DEV=/sys/bus/i2c/devices/$BUS-005c
 DRV=/sys/bus/i2c/drivers/lps001wp
-# shellcheck disable=SC2034 # hold_on (lib.sh) reads it
-PWR=$DEV/power
 
 # ---- 1: runtime PM lives longer than the IIO device ----
 # Readers queue on the device while it unbinds and binds again; with
 # runtime PM torn down before the IIO device, a read that got in between
 # failed with EACCES. Slow transfers keep the readers in flight.
-echo "$A irq=rising" > "$SIM"/new_device
+new_client irq=rising
 echo "delay_us 5000" > "$SIM"/5c/fault
 rm -f /tmp/stop /tmp/race.*
 for r in 1 2 3 4; do
@@ -51,8 +47,7 @@ echo $A > "$SIM"/delete_device
 # end. Counted over 2 s: at most 150 transfers and 20 interrupts a second
 # (a live stream is 12.5 of each).
 echo "irq=level" > "$SIM"/5c/variant
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 enable_scan pressure
 echo 1 > "$D/buffer/enable"
 scans 3 2 > /dev/null
@@ -78,8 +73,7 @@ echo default > "$SIM"/5c/variant
 # driver before the fix passed this too: its race, the thread reading
 # events_enabled between the disable's INT_CFG write and its update, is
 # narrower than anything user space can time here.)
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 E=$D/events
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 16512 > "$D/in_pressure1_reference_raw"
@@ -108,8 +102,7 @@ echo $A > "$SIM"/delete_device
 # ---- 4: no wait for a sample holds the driver's lock ----
 # STATUS stuck at 7 Hz: a buffer or event enable waits up to 3 s for a
 # sample. Meanwhile the reference, which takes the lock, still answers.
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 E=$D/events
 echo 7 > "$D/sampling_frequency"
 enable_scan pressure
@@ -127,19 +120,18 @@ enable_waiting() {
 }
 echo stuck_status > "$SIM"/5c/fault
 enable_waiting "a buffer enable" "$D/buffer/enable"
-check_true "idle" wait_for 4 powered_down
+check_true "4: idle between the two enables" wait_for 4 powered_down
 enable_waiting "an event enable" "$E/in_pressure1_thresh_rising_en"
 echo clear > "$SIM"/5c/fault
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 echo $A > "$SIM"/delete_device
 
 # ---- 5: registers lost while suspended are all restored ----
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 1234 > "$D/in_pressure1_reference_raw"
 echo 300 > "$D/events/in_pressure1_thresh_either_value"
-check_true "idle" wait_for 4 powered_down
+check_true "5: idle before the registers are lost" wait_for 4 powered_down
 dmesg -c > /dev/null
 for r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
 hold_on
@@ -152,16 +144,14 @@ echo $A > "$SIM"/delete_device
 
 # ---- 6: the IIO core's state is the core's ----
 # The core starts direct_reg_access at 0x00, which is no register here.
-echo $A > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client
 DBG=/sys/kernel/debug/iio/${D##*/}/direct_reg_access
 check_eq "6: direct_reg_access starts where the core starts it (0x00: no register)" \
 	"ERR:dd: $DBG: Invalid argument" "$(read_errno "$DBG")"
 echo $A > "$SIM"/delete_device
 
 # ---- 7: the trigger has a module owner ----
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 check_false "7: rmmod refused while the own trigger is the device's trigger" rmmod lps001wp
 echo "" > "$D/trigger/current_trigger"
 check_true "7: and allowed once nothing holds it" rmmod lps001wp
@@ -169,8 +159,7 @@ modprobe lps001wp
 echo $A > "$SIM"/delete_device
 
 # ---- 8: one threshold value, through the IIO core ----
-echo "$A irq=rising" > "$SIM"/new_device
-D=$(iio_dev lps001wp)
+new_client irq=rising
 E=$D/events
 echo 1234 > "$D/in_pressure1_reference_raw"
 # the configuration registers but THS_P

@@ -36,11 +36,9 @@ chan_attrs() {
 	awk -v c="$1" '$1 == c { printf "%s%s", sep, $2; sep = " " }' /tmp/view.txt
 }
 
-modprobe lps001wp_sim
-modprobe lps001wp
+load_modules
 echo "const 17000 1280" > "$SIM/5c/stimulus"
-echo "$A irq=rising" > "$SIM/new_device"
-D=$(iio_dev lps001wp)
+new_client irq=rising
 check_true "device present" test -n "$D"
 N=${D##*iio:device}
 echo 16000 > "$D/in_pressure1_reference_raw"

@@ -16,8 +16,7 @@ load_modules
 bind() {
 	V=$1
 	echo "default $1" > "$SIM"/5c/variant
-	echo "$A ${2:-irq=rising}" > "$SIM"/new_device
-	D=$(iio_dev lps001wp)
+	new_client "${2:-irq=rising}"
 	check_true "$V: bound" test -n "$D"
 }
 

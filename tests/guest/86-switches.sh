@@ -7,10 +7,8 @@
 plan 21
 A=0x5c
 
-modprobe lps001wp_sim
-BUS=$(i2c_bus_of lps001wp-sim)
-# hold_on / let_go (lib.sh) act on it
-export PWR="/sys/bus/i2c/devices/$BUS-005c/power"
+# each switch's build is loaded by alt
+load_modules none
 
 # alt SWITCH: load the build with SWITCH flipped, its KUnit suite passing
 alt() {
@@ -25,8 +23,7 @@ alt() {
 bind() {
 	V="$S, chip $1"
 	echo "default $1" > "$SIM"/5c/variant
-	echo "$A irq=rising" > "$SIM"/new_device
-	D=$(iio_dev lps001wp)
+	new_client irq=rising
 }
 
 unbind() {

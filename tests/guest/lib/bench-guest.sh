@@ -48,18 +48,15 @@ stream_counted() {
 bench_driver() {
 	drv=$1
 	echo "=== bench: $drv"
-	modprobe lps001wp_sim
 	case $drv in
 	ours)
-		modprobe lps001wp
-		echo "$A irq=rising" > "$SIM/new_device"
-		D=$(iio_dev lps001wp)
+		load_modules
+		new_client irq=rising
 		echo 12.5 > "$D/sampling_frequency"
 		;;
 	peer)
-		modprobe st_pressure_i2c
-		echo "$A" > "$SIM/new_device"
-		D=$(iio_dev lps001wp)
+		load_modules st_pressure_i2c
+		new_client
 		;;
 	esac
 	if [ -z "$D" ]; then

@@ -2,20 +2,15 @@
 # make demo, inside the guest: the simulated board with an LPS001WP at 0x5c
 # wired to an interrupt, the driver bound to it, and ~10 s of live readings
 # streamed with iio_readdev through the driver's own data-ready trigger.
+# The runner (init) sources lib.sh first.
 
 say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
 
-modprobe lps001wp_sim
-modprobe lps001wp
-SIMC=/sys/kernel/debug/lps001wp-sim
+load_modules
 # Pressure climbs 3/16 mbar per sample from 1000 mbar; temperature 1/64 degC.
-echo "ramp 16000 3 1600 1" > $SIMC/5c/stimulus
-echo "0x5c irq=rising" > $SIMC/new_device
-
-dev=
-for d in /sys/bus/iio/devices/iio:device*; do
-	[ "$(cat "$d/name")" = lps001wp ] && dev=$d
-done
+echo "ramp 16000 3 1600 1" > "$SIM"/5c/stimulus
+new_client irq=rising
+dev=$D
 if [ -z "$dev" ]; then
 	echo "demo: the driver did not bind; dmesg:"
 	dmesg | tail -n 20
@@ -43,16 +38,17 @@ echo 12.5 > "$dev/sampling_frequency"
 echo "lps001wp-dev$n" > "$dev/trigger/current_trigger"
 # Scan: u16 pressure, s16 temperature, 4 bytes padding, s64 timestamp (LE).
 iio_readdev -b 1 -s 125 lps001wp pressure temp timestamp | od -An -v -t u2 -w16 |
-awk 'BEGIN { printf "%10s %12s %10s\n", "time (s)", "pressure", "temp" }
+awk "$SCAN_TIME_AWK"'
+BEGIN { printf "%10s %12s %10s\n", "time (s)", "pressure", "temp" }
 {
-	ts = $5 + $6 * 65536 + $7 * 4294967296 + $8 * 281474976710656
+	ts = scan_time(5)
 	if (t0 == "") t0 = ts
 	t = $2; if (t >= 32768) t -= 65536
 	printf "%10.3f %8.2f hPa %7.2f °C\n", (ts - t0) / 1e9, $1 / 16, t / 64
 }'
 echo > "$dev/trigger/current_trigger"
 
-echo 0x5c > $SIMC/delete_device
+echo "$A" > "$SIM"/delete_device
 rmmod lps001wp
 rmmod lps001wp_sim
 say "Demo done: that was the driver on a simulated LPS001WP. See README.md to use a real one."

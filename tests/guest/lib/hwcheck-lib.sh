@@ -31,7 +31,7 @@ client() {
 	[ -e "/sys/bus/i2c/devices/$DEV" ] && echo $A > "$SIM"/delete_device
 	check_eq "variant $1" 0 "$(write_errno "$SIM"/5c/variant "$1")"
 	echo "ramp 16212 0 1600 1" > "$SIM"/5c/stimulus
-	echo "$A irq=rising" > "$SIM"/new_device
+	new_client irq=rising
 	wait_for 5 bound
 }
 # hwcheck LABEL: one quick run; stdout in $OUT, stderr in $ERR, status in $rc

@@ -13,8 +13,7 @@ listening() {
 		/proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
-check_true "modprobe lps001wp_sim" modprobe lps001wp_sim
-check_true "modprobe lps001wp" modprobe lps001wp
+load_modules -c
 # The host checks every scan against this ramp: +3 pressure LSB and +1
 # temperature LSB per sample.
 echo "ramp 16000 3 1600 1" > "$SIM/5c/stimulus"

@@ -184,11 +184,24 @@ i2c_bus_of() {
 # ---- the simulated device ----
 A=0x5c
 
-# load_modules: the simulator and the driver; BUS is the simulator's
-# adapter, PWR the runtime PM directory of a client at $A on it
+# load_modules [-c] [DRIVER]: the simulator, then DRIVER (default lps001wp;
+# "none" where the suite loads a build of its own, st_pressure_i2c for
+# mainline's). -c makes each modprobe a check, where loading is what the
+# suite tests. BUS is the simulator's adapter, PWR the runtime PM directory
+# of a client at $A on it.
+# shellcheck disable=SC2120 # the suites pass the arguments
 load_modules() {
-	modprobe lps001wp_sim
-	modprobe lps001wp
+	lm_check=0
+	[ "${1:-}" = -c ] && { lm_check=1; shift; }
+	lm_driver=${1:-lps001wp}
+	[ "$lm_driver" = none ] && lm_driver=
+	for lm_m in lps001wp_sim $lm_driver; do
+		if [ "$lm_check" = 1 ]; then
+			check_true "modprobe $lm_m" modprobe "$lm_m"
+		else
+			modprobe "$lm_m"
+		fi
+	done
 	BUS=$(i2c_bus_of lps001wp-sim)
 	PWR=/sys/bus/i2c/devices/$BUS-005c/power
 	export PWR
@@ -209,10 +222,16 @@ setup_device() {
 	check_true "device present" test -n "$D" -a -c "/dev/${D##*/}"
 }
 
+# SCAN_TIME_AWK: an awk function, scan_time(W): the timestamp in ns of a
+# line of scans (16-bit words, see scans) whose four little-endian words
+# start at field W. For awk programs that need the line's other words too.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+SCAN_TIME_AWK='function scan_time(w) { return $(w + 3) * 281474976710656 + $(w + 2) * 4294967296 + $(w + 1) * 65536 + $w }'
+
 # scan_times [WORD]: per line of scans (stdin), the timestamp in ns whose
 # four 16-bit words start at WORD (default 5: after 8 bytes of channels)
 scan_times() {
-	awk -v w="${1:-5}" '{ printf "%.0f\n", $(w + 3) * 281474976710656 + $(w + 2) * 4294967296 + $(w + 1) * 65536 + $w }'
+	awk -v w="${1:-5}" "$SCAN_TIME_AWK"' { printf "%.0f\n", scan_time(w) }'
 }
 
 # wait_samples N [CHIP]: waits (up to 5 s) until the chip has taken N more
