@@ -55,7 +55,7 @@ build_modules() {
 		rc=1
 	fi
 	[ "$rc" = 0 ] || tail -n 30 "$out/build.log" >&2
-	tap_result "build: modules against $(basename "$kdir") with W=1, no warnings" "$rc" "see $out/build.log"
+	tap_result "build: modules against the test kernel with W=1, no warnings" "$rc" "$(basename "$kdir"): see $out/build.log"
 	return "$rc"
 }
 
