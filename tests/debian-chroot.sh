@@ -37,6 +37,12 @@ suites="$release $release-updates $release-security${backports:+ $backports}"
 die() { echo "debian-chroot: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, mount)"
 command -v debootstrap >/dev/null || die "debootstrap missing (apt-get install debootstrap)"
+# The mounts below live in a private mount namespace. Inside a chroot whose
+# root is not a mount point (a build chroot, fresh-check), / cannot be made
+# private: util-linux 2.41 (Debian 13) refuses, 2.38 went on. There the
+# mounts stay in the new namespace unless the enclosing mount is shared.
+propagation=private
+unshare -m --propagation private true 2>/dev/null || propagation=unchanged
 [ -f "/usr/share/debootstrap/scripts/$release" ] || die "this debootstrap does not know $release (upgrade debootstrap)"
 aptfetch() { bash "$root/tests/aptfetch.sh" "$suites" "$@"; }
 # shellcheck source=tests/kvers.sh
@@ -106,7 +112,7 @@ if [ ! -f "$base.tar.zst" ]; then
 	EOF
 	echo "debian-chroot: installing ${pkgs[*]}" >&2
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m --propagation private bash -c '
+	unshare -m --propagation "$propagation" bash -c '
 		set -e
 		mount -t proc proc "$1/proc"
 		shift
@@ -145,7 +151,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/upper" "$work/ovl" "$work/root"
 # A private mount namespace: every mount goes away with the command.
 # shellcheck disable=SC2016 # expanded by the inner shell
-unshare -m --propagation private bash -c '
+unshare -m --propagation "$propagation" bash -c '
 	set -e
 	base=$1 work=$2 src=$3
 	shift 3
