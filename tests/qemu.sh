@@ -23,8 +23,28 @@ set -euo pipefail
 kernel=$1 initrd=$2 limit=$3 console=$4 results=$5
 shift 5
 
+# le32 N: N as 4 little-endian bytes
+le32() {
+	local i
+	for i in 0 8 16 24; do
+		# shellcheck disable=SC2059 # the format is the byte
+		printf "\\x$(printf %02x $(($1 >> i & 255)))"
+	done
+}
+
 dtb=()
-[ -f "${BENCH_DTB:-}" ] && dtb=(-dtb "$BENCH_DTB")
+if [ -f "${BENCH_DTB:-}" ]; then
+	dtb=(-dtb "$BENCH_DTB")
+	# QEMU 10 (Debian 13) points the boot header's setup_data list at the
+	# end of the whole bzImage file, 16 KiB (the setup sectors) past where
+	# it copies the DTB, so the kernel finds an empty entry there. The same
+	# entry (next 0, SETUP_DTB, length, the DTB), loaded at that address,
+	# makes either QEMU work: QEMU 7.2 points at its own copy and never
+	# reads this one.
+	blob=$results.setup_data
+	{ printf '\0\0\0\0\0\0\0\0'; le32 2; le32 "$(stat -c %s "$BENCH_DTB")"; cat "$BENCH_DTB"; } >"$blob"
+	dtb+=(-device "loader,file=$blob,addr=$((0x100000 + ($(stat -c %s "$kernel") + 15) / 16 * 16)),force-raw=on")
+fi
 
 extra=()
 if [ -n "${BENCH_HOSTFWD:-}" ]; then
