@@ -754,8 +754,9 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 		goto err_free;
 	}
 	if (irq_type != IRQ_TYPE_NONE) {
-		/* a shared INT1 wire is the first chip's line (lps_sim_lines()) */
-		info.irq = c->index && READ_ONCE(c->model.var.v[LPS_VAR_SHARED]) ?
+		/* two shared INT1s are one wire, the first chip's line (lps_sim_lines()) */
+		info.irq = c->index && READ_ONCE(c->model.var.v[LPS_VAR_SHARED]) &&
+			   READ_ONCE(sim->chip[0].model.var.v[LPS_VAR_SHARED]) ?
 			   sim->chip[0].virq[0] : c->virq[0];
 		ret = irq_set_irq_type(info.irq, irq_type);
 		if (ret)

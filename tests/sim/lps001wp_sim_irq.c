@@ -55,11 +55,11 @@ static void lps_sim_count_irq(struct lps_sim_chip *c, unsigned int pad)
 
 /*
  * The level on the wire of each line from what the pads drive. A shared
- * INT1 (variant shared=1 on both chips) is open drain with the other
- * chip's INT1: one wire, so one interrupt, the first chip's line. It is at
- * that chip's active level when either pad is at its own active level,
- * else at the pull's. A floating pad alone keeps the line where it was.
- * Returns the lines to fire.
+ * INT1 (variant shared=1) is open drain with the other chip's INT1: it is
+ * at this chip's active level when either pad is at its own active level,
+ * else at the pull's. With shared=1 on both chips the wire is one
+ * interrupt, the first chip's line, as on a board. A floating pad alone
+ * keeps the line where it was. Returns the lines to fire.
  */
 static unsigned long lps_sim_lines(struct lps_sim *sim)
 {
@@ -78,7 +78,7 @@ static unsigned long lps_sim_lines(struct lps_sim *sim)
 			bool on = lvl == !c->active_low ||
 				  o->pad_out[0] == !o->active_low;
 
-			if (c->index)
+			if (c->index && o->int1_shared)
 				continue;
 			lvl = on ^ c->active_low;
 		}
