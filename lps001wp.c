@@ -87,7 +87,7 @@ static const struct regmap_config lps001wp_regmap_config = {
 	.writeable_reg = lps001wp_writeable_reg,
 	.volatile_reg = lps001wp_volatile_reg,
 	.precious_reg = lps001wp_precious_reg,
-	.cache_type = LPS001WP_REGCACHE,
+	.cache_type = REGCACHE_MAPLE,
 };
 
 /* STATUS and the outputs in one read: data-ready bits with their data */
@@ -105,11 +105,7 @@ struct lps001wp_data {
 	int irq;
 	bool irq_active_low;
 	bool irq_open_drain;
-	/*
-	 * Guards the configuration with the flags below that decide it, and
-	 * the reads that consume data-ready bits, the first sample after
-	 * power-up and latched events: STATUS, outputs, INT_SRC, INT_ACK.
-	 */
+	/* The configuration, the flags deciding it, and reads that clear state */
 	struct mutex lock;
 	bool drdy_enabled;
 	bool buffer_enabled;
@@ -128,67 +124,14 @@ struct lps001wp_data {
 	} scan;
 };
 
-/* DELTA = REF_P - P: PL (DELTA > THS_P) is rising; one THS_P serves both */
-static const struct iio_event_spec lps001wp_events[] = {
-	{ .type = IIO_EV_TYPE_THRESH, .dir = IIO_EV_DIR_RISING,
-	  .mask_separate = BIT(IIO_EV_INFO_ENABLE) },
-	{ .type = IIO_EV_TYPE_THRESH, .dir = IIO_EV_DIR_FALLING,
-	  .mask_separate = BIT(IIO_EV_INFO_ENABLE) },
-	{ .type = IIO_EV_TYPE_THRESH, .dir = IIO_EV_DIR_EITHER,
-	  .mask_separate = BIT(IIO_EV_INFO_VALUE) },
-};
-
-static ssize_t lps001wp_reference_read(struct iio_dev *indio_dev, uintptr_t private,
-				       const struct iio_chan_spec *chan, char *buf);
-static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev, uintptr_t private,
-					const struct iio_chan_spec *chan, const char *buf,
-					size_t len);
-
-static const struct iio_chan_spec_ext_info lps001wp_delta_ext_info[] = {
-	{ .name = "reference_raw", .shared = IIO_SEPARATE,
-	  .read = lps001wp_reference_read, .write = lps001wp_reference_write },
-	{ }
-};
-
-#define LPS001WP_CHAN(_type, _scan, _sign, _reg)				\
-	.type = _type,								\
-	.address = _reg,							\
-	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
-	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
-	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),		\
-	.info_mask_shared_by_all_available = BIT(IIO_CHAN_INFO_SAMP_FREQ),	\
-	.scan_index = _scan,							\
-	.scan_type = { .sign = _sign, .realbits = 16, .storagebits = 16, .endianness = IIO_LE }
-
-static const struct iio_chan_spec lps001wp_channels[] = {
-	{ LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_PRESSURE, 'u', LPS001WP_REG_PRESS_OUT_L) },
-	{ LPS001WP_CHAN(IIO_TEMP, LPS001WP_TEMP, 's', LPS001WP_REG_TEMP_OUT_L) },
-	{
-		LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_DELTA, 's', LPS001WP_REG_DELTA_L),
-		.indexed = 1,
-		.channel = 1,
-		.ext_info = lps001wp_delta_ext_info,
-		.event_spec = lps001wp_events,
-		.num_event_specs = ARRAY_SIZE(lps001wp_events),
-	},
-	IIO_CHAN_SOFT_TIMESTAMP(LPS001WP_TS),
-};
-
 /* sampling_frequency_available, {Hz, µHz}, and the DR code of each */
-static const int lps001wp_odr[][2] = {
-#if !LPS001WP_ASSUME_DR_ST_TABLE
-	{ 1, 0 },
-#endif
-	{ 7, 0 }, { 12, 500000 },
-};
-
-static const u8 lps001wp_odr_dr[] = {
-#if !LPS001WP_ASSUME_DR_ST_TABLE
-	LPS001WP_DR_01, LPS001WP_DR_10, LPS001WP_DR_11,
+#if LPS001WP_ASSUME_DR_ST_TABLE
+static const int lps001wp_odr[][2] = { { 7, 0 }, { 12, 500000 } };
+static const u8 lps001wp_odr_dr[] = { LPS001WP_DR_01, LPS001WP_DR_11 };
 #else
-	LPS001WP_DR_01, LPS001WP_DR_11,
+static const int lps001wp_odr[][2] = { { 1, 0 }, { 7, 0 }, { 12, 500000 } };
+static const u8 lps001wp_odr_dr[] = { LPS001WP_DR_01, LPS001WP_DR_10, LPS001WP_DR_11 };
 #endif
-};
 
 static int lps001wp_dr_index(unsigned int dr)
 {
@@ -214,9 +157,8 @@ static void lps001wp_timing(unsigned int dr, unsigned int *period_us, unsigned i
 /* Chip access; callers hold data->lock. */
 
 /*
- * regmap caches a write before the bus sees it: forget what failed. The
- * chip's state is then unknown, and a register the cache lacks cannot tell
- * a supply loss at the next power-up: write everything again there.
+ * regmap caches a write before the bus sees it: forget what failed, and
+ * write every register again at the next power-up.
  */
 static int lps001wp_write_done(struct lps001wp_data *data, unsigned int reg, unsigned int last,
 			       int ret)
@@ -248,9 +190,8 @@ static int lps001wp_read_config(struct lps001wp_data *data, unsigned int reg, un
 }
 
 /*
- * A failed update leaves the cache with the value before it, not without
- * one: the register also holds configuration (DR, BDU) that only the cache
- * knows, and the next power-up writes it all again.
+ * A failed update keeps the value before it in the cache: the register
+ * also holds configuration (DR, BDU) that only the cache knows.
  */
 static int lps001wp_write(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
 			  unsigned int val)
@@ -297,8 +238,6 @@ static int lps001wp_route(struct lps001wp_data *data)
 	return lps001wp_write(data, LPS001WP_REG_CTRL3, 0xff, lps001wp_ctrl3(data));
 }
 
-/* Converting, with DELTA if asked; the caller holds a runtime PM reference */
-/* Every cached register again, once the chip lost them or a write failed */
 static int lps001wp_replay(struct lps001wp_data *data)
 {
 	int ret;
@@ -312,24 +251,21 @@ static int lps001wp_replay(struct lps001wp_data *data)
 	return ret;
 }
 
+/* Converting, with DELTA if asked; the caller holds a runtime PM reference */
 static int lps001wp_start(struct lps001wp_data *data, bool delta)
 {
 	unsigned int ctrl1, bits = LPS001WP_CTRL1_PD | (delta ? LPS001WP_CTRL1_DIFF_EN : 0);
 	int ret;
 
 	ret = lps001wp_replay(data);
-	if (ret) {
-		dev_err_ratelimited(data->dev, "power up failed: %d\n", ret);
-		return ret;
-	}
+	if (ret)
+		goto err;
 	ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret || (ctrl1 & bits) == bits)
 		return ret;
 	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, bits);
-	if (ret) {
-		dev_err_ratelimited(data->dev, "power up failed: %d\n", ret);
-		return ret;
-	}
+	if (ret)
+		goto err;
 	/* What the outputs hold predates the power-up, or has no DELTA */
 	data->discard_pending = true;
 	if (!(ctrl1 & LPS001WP_CTRL1_PD)) {
@@ -337,6 +273,9 @@ static int lps001wp_start(struct lps001wp_data *data, bool delta)
 		data->first_sample_pending = !LPS001WP_ASSUME_FIRST_SAMPLE_VALID;
 	}
 	return 0;
+err:
+	dev_err_ratelimited(data->dev, "power up failed: %d\n", ret);
+	return ret;
 }
 
 /* Trusted data-ready bits: the first sample after power-up needs an overrun (4 bits up) */
@@ -460,7 +399,7 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 
 	switch (mask) {
 	case IIO_CHAN_INFO_RAW:
-		if (!lps001wp_claim_direct(indio_dev))
+		if (!iio_device_claim_direct(indio_dev))
 			return -EBUSY;
 		ret = lps001wp_get_started(data, chan->scan_index == LPS001WP_DELTA);
 		if (!ret) {
@@ -469,7 +408,7 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 						   &burst);
 			lps001wp_pm_put(data);
 		}
-		lps001wp_release_direct(indio_dev);
+		iio_device_release_direct(indio_dev);
 		if (ret)
 			return ret;
 		*val = le16_to_cpu(lps001wp_output(&burst, chan->scan_index));
@@ -523,12 +462,12 @@ static int lps001wp_write_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 	if (mask != IIO_CHAN_INFO_SAMP_FREQ || i == ARRAY_SIZE(lps001wp_odr))
 		return -EINVAL;
 
-	if (!lps001wp_claim_direct(indio_dev))
+	if (!iio_device_claim_direct(indio_dev))
 		return -EBUSY;
 	scoped_guard(mutex, &data->lock)
 		ret = lps001wp_write(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_DR,
 				     FIELD_PREP(LPS001WP_CTRL1_DR, lps001wp_odr_dr[i]));
-	lps001wp_release_direct(indio_dev);
+	iio_device_release_direct(indio_dev);
 	return ret;
 }
 
@@ -581,8 +520,47 @@ static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev, uintptr_t pri
 	return ret ?: len;
 }
 
-static int lps001wp_read_event_config(struct iio_dev *indio_dev,
-				      const struct iio_chan_spec *chan,
+/* DELTA = REF_P - P: PL (DELTA > THS_P) is rising; one THS_P serves both */
+static const struct iio_event_spec lps001wp_events[] = {
+	{ .type = IIO_EV_TYPE_THRESH, .dir = IIO_EV_DIR_RISING,
+	  .mask_separate = BIT(IIO_EV_INFO_ENABLE) },
+	{ .type = IIO_EV_TYPE_THRESH, .dir = IIO_EV_DIR_FALLING,
+	  .mask_separate = BIT(IIO_EV_INFO_ENABLE) },
+	{ .type = IIO_EV_TYPE_THRESH, .dir = IIO_EV_DIR_EITHER,
+	  .mask_separate = BIT(IIO_EV_INFO_VALUE) },
+};
+
+static const struct iio_chan_spec_ext_info lps001wp_delta_ext_info[] = {
+	{ .name = "reference_raw", .shared = IIO_SEPARATE,
+	  .read = lps001wp_reference_read, .write = lps001wp_reference_write },
+	{ }
+};
+
+#define LPS001WP_CHAN(_type, _scan, _sign, _reg)				\
+	.type = _type,								\
+	.address = _reg,							\
+	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
+	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
+	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),		\
+	.info_mask_shared_by_all_available = BIT(IIO_CHAN_INFO_SAMP_FREQ),	\
+	.scan_index = _scan,							\
+	.scan_type = { .sign = _sign, .realbits = 16, .storagebits = 16, .endianness = IIO_LE }
+
+static const struct iio_chan_spec lps001wp_channels[] = {
+	{ LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_PRESSURE, 'u', LPS001WP_REG_PRESS_OUT_L) },
+	{ LPS001WP_CHAN(IIO_TEMP, LPS001WP_TEMP, 's', LPS001WP_REG_TEMP_OUT_L) },
+	{
+		LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_DELTA, 's', LPS001WP_REG_DELTA_L),
+		.indexed = 1,
+		.channel = 1,
+		.ext_info = lps001wp_delta_ext_info,
+		.event_spec = lps001wp_events,
+		.num_event_specs = ARRAY_SIZE(lps001wp_events),
+	},
+	IIO_CHAN_SOFT_TIMESTAMP(LPS001WP_TS),
+};
+
+static int lps001wp_read_event_config(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 				      enum iio_event_type type, enum iio_event_direction dir)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
@@ -611,8 +589,7 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 }
 
 /* Enabled events hold a runtime PM reference: they need the chip converting */
-static int lps001wp_write_event_config(struct iio_dev *indio_dev,
-				       const struct iio_chan_spec *chan,
+static int lps001wp_write_event_config(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 				       enum iio_event_type type, enum iio_event_direction dir,
 				       LPS001WP_EVENT_STATE state)
 {
@@ -649,8 +626,7 @@ static int lps001wp_write_event_config(struct iio_dev *indio_dev,
 	return ret;
 }
 
-static int lps001wp_read_event_value(struct iio_dev *indio_dev,
-				     const struct iio_chan_spec *chan,
+static int lps001wp_read_event_value(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 				     enum iio_event_type type, enum iio_event_direction dir,
 				     enum iio_event_info info, int *val, int *val2)
 {
@@ -659,8 +635,7 @@ static int lps001wp_read_event_value(struct iio_dev *indio_dev,
 	return ret ?: IIO_VAL_INT;
 }
 
-static int lps001wp_write_event_value(struct iio_dev *indio_dev,
-				      const struct iio_chan_spec *chan,
+static int lps001wp_write_event_value(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 				      enum iio_event_type type, enum iio_event_direction dir,
 				      enum iio_event_info info, int val, int val2)
 {
@@ -770,7 +745,7 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 		for (i = 0; i < ARRAY_SIZE(burst.out); i++)
 			if (test_bit(i, indio_dev->active_scan_mask))
 				data->scan.chans[n++] = lps001wp_output(sample, i);
-		lps001wp_push_with_ts(indio_dev, &data->scan, sizeof(data->scan), timestamp);
+		iio_push_to_buffers_with_ts(indio_dev, &data->scan, sizeof(data->scan), timestamp);
 	}
 	iio_trigger_notify_done(indio_dev->trig);
 	return IRQ_HANDLED;
@@ -815,8 +790,7 @@ static irqreturn_t lps001wp_irq_handler(int irq, void *private)
 }
 
 /* Events are pushed once acknowledged; an errno means the pad may still be asserted */
-static int lps001wp_irq_pass(struct iio_dev *indio_dev, s64 timestamp, bool *handled,
-			     bool *sample)
+static int lps001wp_irq_pass(struct iio_dev *indio_dev, s64 timestamp, bool *handled, bool *sample)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	unsigned int src = 0, dummy;
@@ -870,7 +844,7 @@ static irqreturn_t lps001wp_irq_thread(int irq, void *private)
 		scoped_guard(mutex, &data->lock)
 			ret = lps001wp_irq_pass(indio_dev, timestamp, &handled, &sample);
 		if (sample)
-			lps001wp_trigger_poll_nested(data->trig);
+			iio_trigger_poll_nested(data->trig);
 		if (!ret || i == LPS001WP_IRQ_TRIES)
 			break;
 		usleep_range(LPS001WP_IRQ_RETRY_US, LPS001WP_IRQ_RETRY_US * 5 / 4);

@@ -1,21 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * STMicroelectronics LPS001WP pressure sensor: register map, the chip
- * behaviour the driver relies on, and small helpers that bridge kernel API
- * changes between 6.1 and current mainline.
- *
- * Only pages 1 and 14 of the datasheet are public. Every fact below cites
- * the project's chip facts (Documentation/chip-facts.md, "spec §N") and its
- * confidence tag there: [C] confirmed by an LPS001WP source, [S] only by the
- * sibling LPS001DL or ST convention, [U] inferred.
- *
- * The [S]/[U] facts are named LPS001WP_ASSUME_*. Where the driver works
- * either way (tested against each alternative in the simulator), the name
- * only records the guess, for make hwcheck to compare with a real chip.
- * Where it cannot, the name is a switch, 1 or 0, that the code reads:
- * DR_ST_TABLE, DELTA_IS_REF_MINUS_P and FIRST_SAMPLE_VALID. Flip one with
- *   make LPS001WP_ASSUME="DELTA_IS_REF_MINUS_P=0"
- * (several separated by spaces) or by editing its default here.
+ * STMicroelectronics LPS001WP pressure sensor: register map and the chip
+ * behaviour the driver relies on. Only pages 1 and 14 of the datasheet are
+ * public; the tags cite Documentation/chip-facts.md ("spec §N"): [C]
+ * confirmed by an LPS001WP source, [S] only by the LPS001DL or ST
+ * convention, [U] inferred.
  */
 
 #ifndef _LPS001WP_H_
@@ -73,10 +62,9 @@
 #define LPS001WP_INT_SRC_IA		BIT(2)
 
 /*
- * Uncertain chip facts ([S]/[U], spec §4, §5, §7, §9). The first three
- * change what the driver does; set them with
+ * Uncertain chip facts ([S]/[U], spec §4, §5, §7, §9), which make hwcheck
+ * compares with a real chip. The first three are switches the code reads:
  *   make LPS001WP_ASSUME="DELTA_IS_REF_MINUS_P=0 ..."
- * make hwcheck compares all five with a real chip.
  */
 /* DR 01 = 7 Hz and DR 10 unlisted (ST), or DR 01 = 1 Hz, DR 10 = 7 Hz */
 #ifndef LPS001WP_ASSUME_DR_ST_TABLE
@@ -90,46 +78,33 @@
 #ifndef LPS001WP_ASSUME_FIRST_SAMPLE_VALID
 #define LPS001WP_ASSUME_FIRST_SAMPLE_VALID	0
 #endif
-/* Assumed, but the driver works either way: one burst clears them all */
+/* The driver works either way: one burst clears them all */
 #define LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H	1
 #define LPS001WP_ASSUME_INT_ACK_READ_CLEARS	1
 
-/* Kernel compatibility; each version is the first with the new form. */
+/* Kernel compatibility: the current API's names on the kernels before it */
 #if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
 #define LPS001WP_I2C_PROBE_MEMBER	probe_new
 #else
 #define LPS001WP_I2C_PROBE_MEMBER	probe
 #endif
-
 #if KERNEL_VERSION(6, 4, 0) > LINUX_VERSION_CODE
-#define LPS001WP_REGCACHE		REGCACHE_RBTREE
-#define lps001wp_trigger_poll_nested	iio_trigger_poll_chained
-#else
-#define LPS001WP_REGCACHE		REGCACHE_MAPLE
-#define lps001wp_trigger_poll_nested	iio_trigger_poll_nested
+#define REGCACHE_MAPLE			REGCACHE_RBTREE
+#define iio_trigger_poll_nested		iio_trigger_poll_chained
 #endif
-
 #if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
 #define LPS001WP_EVENT_STATE		int
 #else
 #define LPS001WP_EVENT_STATE		bool
 #endif
-
 #if KERNEL_VERSION(6, 15, 0) > LINUX_VERSION_CODE
-#define lps001wp_claim_direct(idev)	(!iio_device_claim_direct_mode(idev))
-#define lps001wp_release_direct		iio_device_release_direct_mode
-#else
-#define lps001wp_claim_direct		iio_device_claim_direct
-#define lps001wp_release_direct		iio_device_release_direct
+#define iio_device_claim_direct(idev)	(!iio_device_claim_direct_mode(idev))
+#define iio_device_release_direct	iio_device_release_direct_mode
 #endif
-
 #if KERNEL_VERSION(6, 16, 0) > LINUX_VERSION_CODE
-#define lps001wp_push_with_ts(idev, scan, size, ts) \
+#define iio_push_to_buffers_with_ts(idev, scan, size, ts) \
 	iio_push_to_buffers_with_timestamp(idev, scan, ts)
-#else
-#define lps001wp_push_with_ts		iio_push_to_buffers_with_ts
 #endif
-
 #ifndef aligned_s64
 #define aligned_s64			s64 __aligned(8)
 #endif

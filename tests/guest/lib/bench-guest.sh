@@ -80,6 +80,8 @@ bench_driver() {
 
 	# ---- warm reads: chip running, one period or more apart ----
 	/tests/readlat "$D/in_pressure_raw" 1 0 > /dev/null
+	# the first counted read too: the warm-up read took the waiting sample
+	sleep 0.1
 	restart_counting
 	read_counted "$WARM_RUNS" 100 | while read -r lat val age; do
 		out "$drv warm $lat $val $age"
