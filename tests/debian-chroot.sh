@@ -121,7 +121,9 @@ if [ ! -f "$base.tar.zst" ]; then
 			apt-get install -y -qq --no-install-recommends ${pkgs[*]} &&
 			apt-get clean && rm -rf /var/lib/apt/lists/*" >> "$tmp.log" 2>&1 ||
 		{ tail -n 20 "$tmp.log" >&2; die "apt-get install in the chroot failed (log: $tmp.log)"; }
-	if [ ! -d "$tmp/lib/modules/$kver/build" ] || [ ! -f "$tmp/lib/modules/$kver/modules.dep" ]; then
+	# build links to /usr/src: an absolute link, to follow inside the chroot
+	if ! chroot "$tmp" test -f "/lib/modules/$kver/build/Makefile" ||
+		[ ! -f "$tmp/lib/modules/$kver/modules.dep" ]; then
 		die "no headers or no modules.dep for $kver in the chroot"
 	fi
 	echo "$kver" > "$tmp/etc/lps001wp-kver"

@@ -154,7 +154,8 @@ mount_chroot
 kver=$(in_chroot dpkg-query -W -f '${Depends}' linux-headers-amd64 | sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
 # shellcheck disable=SC2016
 hver=$(in_chroot dpkg-query -W -f '${Version}' "linux-headers-$kver")
-if [ -z "$kver" ] || [ ! -e "$chr/lib/modules/$kver/build/Makefile" ]; then
+# build links to /usr/src: an absolute link, to follow inside the chroot
+if [ -z "$kver" ] || ! in_chroot test -f "/lib/modules/$kver/build/Makefile"; then
 	fail "a $codename chroot with linux-headers-amd64" "no headers for '$kver' in the chroot"
 fi
 ok "a $codename chroot with Debian's headers for $kver ($(($(date +%s) - start)) s)"
