@@ -68,7 +68,13 @@ mkdir -p "$logs"
 # deleted (rm -rf through a bind mount would empty the host's /dev).
 mounts=(proc dev var/cache/apt/archives)
 umount_chroot() {
-	local m
+	local m p r
+	# What a package script left running inside (seen on Debian 13) keeps
+	# the mounts busy
+	for p in /proc/[0-9]*; do
+		r=$(readlink "$p/root" 2>/dev/null) || continue
+		case $r in "$chr" | "$chr"/*) kill -9 "${p#/proc/}" 2>/dev/null || true ;; esac
+	done
 	for m in "${mounts[@]}"; do
 		if mountpoint -q "$chr/$m"; then umount "$chr/$m" || umount -l "$chr/$m"; fi
 	done
@@ -79,7 +85,7 @@ remove_chroot() {
 		echo "package.sh: still mounted under $chr, not deleting it" >&2
 		return 1
 	fi
-	if mountpoint -q "$chr"; then umount "$chr"; fi
+	if mountpoint -q "$chr"; then umount "$chr" || umount -l "$chr"; fi
 	rm -rf "$chr"
 }
 # A fresh chroot: in RAM where there is room (about 1 GB unpacked, and

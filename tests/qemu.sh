@@ -35,6 +35,16 @@ le32() {
 dtb=()
 if [ -f "${BENCH_DTB:-}" ]; then
 	dtb=(-dtb "$BENCH_DTB")
+	# QEMU puts the DTB after the kernel file, inside the memory the kernel
+	# decompresses into (pref_address + init_size): 6.1 built by gcc 14
+	# wrote over it ("OF: fdt: No valid device tree found"). A copy of the
+	# kernel padded past that end keeps it clear.
+	pref=$(od -An -t u8 -j $((0x258)) -N 8 "$kernel")
+	init=$(od -An -t u4 -j $((0x260)) -N 4 "$kernel")
+	cp "$kernel" "$results.bzImage"
+	kernel=$results.bzImage
+	size=$(( (pref + init - 0x100000) / 0x100000 * 0x100000 + 0x200000 ))
+	[ "$(stat -c %s "$kernel")" -ge "$size" ] || truncate -s "$size" "$kernel"
 	# QEMU 10 (Debian 13) points the boot header's setup_data list at the
 	# end of the whole bzImage file, 16 KiB (the setup sectors) past where
 	# it copies the DTB, so the kernel finds an empty entry there. The same
