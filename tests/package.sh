@@ -333,7 +333,7 @@ u=$work/guest-files/udev
 mkdir -p "$u/lib"
 cp -L /lib/systemd/systemd-udevd "$u/"
 # udevd and its libraries; from systemd 256 (Debian 13) it dlopen()s libkmod
-kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" {print $NF; exit}')
+kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && !found {print $NF; found = 1}')
 for f in /lib/systemd/systemd-udevd $kmodlib; do
 	echo "$f"
 	ldd "$f" | awk '/=> \// {print $3} /^[[:space:]]*\/lib/ {print $1}'
