@@ -74,7 +74,7 @@ build_alt() {
 		rc=1
 	fi
 	[ "$rc" = 0 ] && cp "$dir/lps001wp.ko" "$out/guest-files/alt-${sw%%=*}.ko" || rc=1
-	tap_result "build: driver with LPS001WP_ASSUME_$sw against $(basename "$kdir"), W=1, no warnings" "$rc" "see $dir/build.log"
+	tap_result "build: driver with LPS001WP_ASSUME_$sw against the test kernel, W=1, no warnings" "$rc" "$(basename "$kdir"): see $dir/build.log"
 	return "$rc"
 }
 
