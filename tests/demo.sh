@@ -2,7 +2,7 @@
 # make demo: boot the simulated board in QEMU and show live readings.
 #
 # Runs on Debian 12 or 13 on x86_64, as root: it installs what it needs
-# (tests/deps.sh demo: ~110 packages, ~390 MB on a fresh Debian 12), fetches
+# (tests/deps.sh demo: 110 packages, ~520 MB on a fresh Debian 12), fetches
 # Debian's linux-source-6.1 into the cache and builds the 6.1 test kernel
 # there on the first run (~8 min on 2 cores, ~2 GB in /var/cache/lps001wp,
 # shared with make check), then builds the driver and the simulator against
