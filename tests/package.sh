@@ -27,7 +27,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 
 HOST_PACKAGES="debootstrap debhelper dh-dkms lintian zstd xz-utils kmod cpio busybox-static udev"
 
-ok() { echo "ok - package: $1"; }
+ok() { echo "ok - package: $1${2:+ # $2}"; }
 fail() {
 	echo "not ok - package: $1 # $2"
 	[ -n "${3:-}" ] && [ -f "$3" ] && tail -n 40 "$3" >&2
@@ -150,7 +150,7 @@ make_base() {
 
 start=$(date +%s)
 if [ ! -f "$base" ]; then
-	make_base > "$logs/base.log" 2>&1 || fail "a $codename chroot with linux-headers-amd64" "see the log above" "$logs/base.log"
+	make_base > "$logs/base.log" 2>&1 || fail "a $codename chroot with Debian's headers" "see the log above" "$logs/base.log"
 else
 	new_chroot
 	tar -C "$chr" --zstd -xf "$base"
@@ -162,9 +162,9 @@ kver=$(in_chroot dpkg-query -W -f '${Depends}' linux-headers-amd64 | sed -n 's/^
 hver=$(in_chroot dpkg-query -W -f '${Version}' "linux-headers-$kver")
 # build links to /usr/src: an absolute link, to follow inside the chroot
 if [ -z "$kver" ] || ! in_chroot test -f "/lib/modules/$kver/build/Makefile"; then
-	fail "a $codename chroot with linux-headers-amd64" "no headers for '$kver' in the chroot"
+	fail "a $codename chroot with Debian's headers" "no headers for '$kver' in the chroot"
 fi
-ok "a $codename chroot with Debian's headers for $kver ($(($(date +%s) - start)) s)"
+ok "a $codename chroot with Debian's headers" "$kver, $(($(date +%s) - start)) s"
 
 # Two versions: this tree's, and the next commit's (for the upgrade).
 v1=$(sh "$root/tools/version.sh" "$root")
@@ -173,14 +173,14 @@ debs=$work/debs
 rm -rf "$debs"
 for v in "$v1" "$v2"; do
 	make -s -C "$root" deb LPS001WP_VERSION="$v" DEB_DIR="$debs/$v" > "$logs/deb-$v.log" 2>&1 ||
-		fail "make deb ($v)" "failed" "$logs/deb-$v.log"
+		fail "make deb builds this version and the next for the upgrade" "$v failed" "$logs/deb-$v.log"
 done
 deb1=lps001wp-dkms_${v1}_all.deb
 deb2=lps001wp-dkms_${v2}_all.deb
 if [ ! -f "$debs/$v1/$deb1" ] || [ ! -f "$debs/$v2/$deb2" ]; then
-	fail "make deb" "no $deb1 or $deb2 in $debs"
+	fail "make deb builds this version and the next for the upgrade" "no $deb1 or $deb2 in $debs"
 fi
-ok "make deb builds $deb1 (and $deb2 for the upgrade)"
+ok "make deb builds this version and the next for the upgrade" "$deb1, $deb2"
 
 contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $6}' | grep -v '/$' | LC_ALL=C sort | tr '\n' ' ')
 want="./usr/share/doc/lps001wp-dkms/changelog.gz ./usr/share/doc/lps001wp-dkms/copyright ./usr/src/lps001wp-$v1/Kbuild ./usr/src/lps001wp-$v1/dkms.conf ./usr/src/lps001wp-$v1/lps001wp.c ./usr/src/lps001wp-$v1/lps001wp.h "
@@ -190,9 +190,9 @@ ok "the package holds the module's sources only"
 # Lintian's own profile, pedantic and info tags included; no overrides.
 if lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$debs/$v1/$deb1" > "$logs/lintian.log" 2>&1 &&
 	! grep -q '^[EWIP]: ' "$logs/lintian.log"; then
-	ok "lintian $(lintian --version | awk '{print $2}'): no tags, pedantic included"
+	ok "lintian: no tags, pedantic included" "lintian $(lintian --version | awk '{print $2}')"
 else
-	fail "lintian: no tags" "$(grep -c '^[EWIP]: ' "$logs/lintian.log") tags" "$logs/lintian.log"
+	fail "lintian: no tags, pedantic included" "$(grep -c '^[EWIP]: ' "$logs/lintian.log") tags" "$logs/lintian.log"
 fi
 
 # Every path of the chroot but the mounts and /tmp, for the before/after
@@ -217,43 +217,44 @@ apt_install() {
 		in_chroot apt-get install -y --no-install-recommends "$@" >> "$log" 2>&1
 }
 
-# check_installed V: dkms built and installed V for $kver, and only V
+# check_installed V WHICH: dkms built and installed V (the first version or
+# the upgrade) for $kver, and only V
 check_installed() {
-	local v=$1 status ko
+	local v=$1 which=$2 status ko
 	status=$(in_chroot dkms status -m lps001wp 2>&1)
 	[ "$status" = "lps001wp/$v, $kver, x86_64: installed" ] ||
-		fail "$v: dkms status: installed for $kver, nothing else" "dkms status: $(echo "$status" | tr '\n' ' ')"
-	ok "$v: dkms status: installed for $kver, nothing else"
+		fail "$which: dkms status: installed for $kver, nothing else" "$v: dkms status: $(echo "$status" | tr '\n' ' ')"
+	ok "$which: dkms status: installed for $kver, nothing else" "$v"
 	ko=$(cd "$chr" && find "lib/modules/$kver" -name 'lps001wp.ko*')
 	case $ko in
 	"lib/modules/$kver/updates/dkms/lps001wp.ko" | "lib/modules/$kver/updates/dkms/lps001wp.ko.xz") ;;
-	*) fail "$v: the module is in /lib/modules/$kver/updates/dkms" "found: $(echo "$ko" | tr '\n' ' ')" ;;
+	*) fail "$which: the module is in /lib/modules/$kver/updates/dkms" "$v: found: $(echo "$ko" | tr '\n' ' ')" ;;
 	esac
-	ok "$v: the module is /$ko"
+	ok "$which: the module is in /lib/modules/$kver/updates/dkms" "$v: /$ko"
 	[ "$(modinfo -F version "$chr/$ko")" = "$v" ] ||
-		fail "$v: modinfo version = $v" "modinfo says '$(modinfo -F version "$chr/$ko")'"
+		fail "$which: modinfo version and vermagic" "want $v, modinfo says '$(modinfo -F version "$chr/$ko")'"
 	[ "$(modinfo -F vermagic "$chr/$ko" | cut -d' ' -f1)" = "$kver" ] ||
-		fail "$v: modinfo version = $v, vermagic $kver" "vermagic '$(modinfo -F vermagic "$chr/$ko")'"
-	ok "$v: modinfo version = $v, vermagic $kver"
+		fail "$which: modinfo version and vermagic" "want $kver, vermagic '$(modinfo -F vermagic "$chr/$ko")'"
+	ok "$which: modinfo version and vermagic" "$v, $kver"
 	grep -q "updates/dkms/lps001wp.ko" "$chr/lib/modules/$kver/modules.dep" ||
-		fail "$v: depmod indexed it" "not in modules.dep"
-	ok "$v: depmod indexed it"
+		fail "$which: depmod indexed it" "$v: not in modules.dep"
+	ok "$which: depmod indexed it" "$v"
 	installed_ko=$chr/$ko
 }
 
 t=$(date +%s)
-apt_install "$logs/install.log" "/tmp/$deb1" || fail "apt install ./$deb1" "failed" "$logs/install.log"
-ok "apt install ./$deb1 ($(($(date +%s) - t)) s, dkms and its build tools included)"
-check_installed "$v1"
+apt_install "$logs/install.log" "/tmp/$deb1" || fail "apt install the first version, dkms and its build tools included" "./$deb1 failed" "$logs/install.log"
+ok "apt install the first version, dkms and its build tools included" "./$deb1, $(($(date +%s) - t)) s"
+check_installed "$v1" "the first version"
 
 t=$(date +%s)
-apt_install "$logs/upgrade.log" "/tmp/$deb2" || fail "apt install ./$deb2 over $v1" "failed" "$logs/upgrade.log"
-ok "apt install ./$deb2 over $v1 ($(($(date +%s) - t)) s)"
+apt_install "$logs/upgrade.log" "/tmp/$deb2" || fail "apt install the upgrade over the first version" "./$deb2 over $v1 failed" "$logs/upgrade.log"
+ok "apt install the upgrade over the first version" "./$deb2 over $v1, $(($(date +%s) - t)) s"
 if [ -e "$chr/usr/src/lps001wp-$v1" ] || [ -e "$chr/var/lib/dkms/lps001wp/$v1" ]; then
-	fail "$v1 is gone" "/usr/src/lps001wp-$v1 or /var/lib/dkms/lps001wp/$v1 is still there"
+	fail "the first version is gone" "/usr/src/lps001wp-$v1 or /var/lib/dkms/lps001wp/$v1 is still there"
 fi
-ok "$v1 is gone"
-check_installed "$v2"
+ok "the first version is gone" "$v1"
+check_installed "$v2" "the upgrade"
 
 # The module the package installed, for the stock-kernel boot: uncompressed
 # (busybox's modprobe cannot read .ko.xz).
@@ -275,8 +276,8 @@ status=$(in_chroot dkms status -m lps001wp -v "$v2" -k "$kver2" 2>&1)
 ko2=$(cd "$chr" && find "lib/modules/$kver2" -name 'lps001wp.ko*' 2>/dev/null)
 case "$status:$ko2" in
 *": installed:lib/modules/$kver2/updates/dkms/lps001wp.ko"*)
-	ok "a kernel installed later, $kver2: dkms built and installed $v2 for it ($(($(date +%s) - t)) s)" ;;
-*) fail "a kernel installed later, $kver2: dkms built and installed $v2 for it" "dkms status: '$status', module: '$ko2'" "$logs/newkernel.log" ;;
+	ok "a kernel installed later, $kver2: dkms built and installed the upgrade for it" "$v2, $(($(date +%s) - t)) s" ;;
+*) fail "a kernel installed later, $kver2: dkms built and installed the upgrade for it" "$v2: dkms status: '$status', module: '$ko2'" "$logs/newkernel.log" ;;
 esac
 [ "$(modinfo -F vermagic "$chr/$ko2" | cut -d' ' -f1)" = "$kver2" ] ||
 	fail "$kver2: vermagic $kver2" "vermagic '$(modinfo -F vermagic "$chr/$ko2")'"
@@ -284,7 +285,7 @@ ok "$kver2: vermagic $kver2"
 
 t=$(date +%s)
 in_chroot apt-get remove --purge -y lps001wp-dkms > "$logs/purge.log" 2>&1 || fail "apt remove --purge lps001wp-dkms" "failed" "$logs/purge.log"
-ok "apt remove --purge lps001wp-dkms ($(($(date +%s) - t)) s)"
+ok "apt remove --purge lps001wp-dkms" "$(($(date +%s) - t)) s"
 left=$(cd "$chr" && find usr/src var/lib/dkms lib/modules -name 'lps001wp*' 2>/dev/null | tr '\n' ' ')
 [ -z "$left" ] || fail "no lps001wp file is left" "left: $left"
 [ -z "$(in_chroot dkms status -m lps001wp 2>&1)" ] || fail "no lps001wp file is left" "dkms status: $(in_chroot dkms status -m lps001wp 2>&1)"
@@ -319,10 +320,10 @@ fi
 if grep -q lps001wp "$chr/lib/modules/$kver/modules.dep" "$chr/lib/modules/$kver2/modules.dep"; then
 	fail "after the purge no file is left" "modules.dep still lists lps001wp"
 fi
-ok "after the purge no file is left (compared with the chroot before the install, $(wc -l < "$work/owned.list") paths owned by packages)"
+ok "after the purge no file is left" "compared with the chroot before the install, $(wc -l < "$work/owned.list") paths owned by packages"
 
 # Debian's image of the chroot's kernel, for the caller's boot.
-sroot=$(stock_fetch "$kver" "$hver" "$chr") || fail "linux-image-$kver-unsigned $hver" "download failed"
+sroot=$(stock_fetch "$kver" "$hver" "$chr") || fail "Debian's $kver image and the package's module are ready to boot" "linux-image-$kver-unsigned $hver: download failed"
 stock_modroot "$sroot" "$kver" "$work/modroot"
 rm -rf "$work/guest-files"
 mkdir -p "$work/guest-files"
@@ -345,4 +346,4 @@ grep -q '^ACTION=="add".*ATTR{name}=="SMBus stub driver", ATTR{new_device}="lps0
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed
 BENCH_MINIMAL=1 BENCH_EXTRA_FILES=$work/guest-files bash "$root/tests/initramfs.sh" "$build/package.cpio.gz" "$work/modroot" "$kver" "$ko"
 echo "$sroot/boot/vmlinuz-$kver" > "$build/package.kernel"
-ok "Debian's $kver image and the package's module are ready to boot ($(($(date +%s) - start)) s in all)"
+ok "Debian's $kver image and the package's module are ready to boot" "$(($(date +%s) - start)) s in all"
