@@ -154,62 +154,31 @@ static void lps001wp_timing(unsigned int dr, unsigned int *period_us, unsigned i
 		      (dr == LPS001WP_DR_11 ? *period_us : USEC_PER_SEC);
 }
 
-/* Chip access; callers hold data->lock. */
-
 /*
- * regmap caches a write before the bus sees it: forget what failed, and
- * write every register again at the next power-up.
- */
-static int lps001wp_write_done(struct lps001wp_data *data, unsigned int reg, unsigned int last,
-			       int ret)
-{
-	if (ret) {
-		regcache_drop_region(data->regmap, reg, last);
-		data->regs_lost = true;
-		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
-	}
-	return ret;
-}
-
-static int lps001wp_write_pair(struct lps001wp_data *data, unsigned int reg, u16 val)
-{
-	__le16 raw = cpu_to_le16(val);
-
-	return lps001wp_write_done(data, reg, reg + 1,
-				   regmap_bulk_write(data->regmap, reg, &raw, sizeof(raw)));
-}
-
-/* From the cache, or from the bus once a failed write dropped it */
-static int lps001wp_read_config(struct lps001wp_data *data, unsigned int reg, unsigned int *val)
-{
-	int ret = regmap_read(data->regmap, reg, val);
-
-	if (ret)
-		dev_err_ratelimited(data->dev, "read of 0x%02x failed: %d\n", reg, ret);
-	return ret;
-}
-
-/*
- * A failed update keeps the value before it in the cache: the register
- * also holds configuration (DR, BDU) that only the cache knows.
+ * Callers hold data->lock. regmap caches a write before the bus sees it: a
+ * failed one puts the value before it back in the cache, which alone knows
+ * the rest of the register, and all is written again at the next power-up.
  */
 static int lps001wp_write(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
-			  unsigned int val)
+			  unsigned int val, size_t len)
 {
-	unsigned int old;
+	__le16 old = 0, new;
 	int ret;
 
-	ret = lps001wp_read_config(data, reg, &old);
+	ret = regmap_bulk_read(data->regmap, reg, &old, len);
 	if (ret)
-		return ret;
-	ret = regmap_update_bits(data->regmap, reg, mask, val);
+		goto err;
+	new = cpu_to_le16((le16_to_cpu(old) & ~mask) | (val & mask));
+	ret = regmap_bulk_write(data->regmap, reg, &new, len);
 	if (ret) {
 		regcache_cache_only(data->regmap, true);
-		regmap_write(data->regmap, reg, old);
+		regmap_bulk_write(data->regmap, reg, &old, len);
 		regcache_cache_only(data->regmap, false);
 		data->regs_lost = true;
-		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
 	}
+err:
+	if (ret)
+		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
 	return ret;
 }
 
@@ -235,7 +204,7 @@ static u8 lps001wp_ctrl3(const struct lps001wp_data *data)
 
 static int lps001wp_route(struct lps001wp_data *data)
 {
-	return lps001wp_write(data, LPS001WP_REG_CTRL3, 0xff, lps001wp_ctrl3(data));
+	return lps001wp_write(data, LPS001WP_REG_CTRL3, 0xff, lps001wp_ctrl3(data), 1);
 }
 
 static int lps001wp_replay(struct lps001wp_data *data)
@@ -260,10 +229,10 @@ static int lps001wp_start(struct lps001wp_data *data, bool delta)
 	ret = lps001wp_replay(data);
 	if (ret)
 		goto err;
-	ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret || (ctrl1 & bits) == bits)
 		return ret;
-	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, bits);
+	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, bits, 1);
 	if (ret)
 		goto err;
 	/* What the outputs hold predates the power-up, or has no DELTA */
@@ -330,7 +299,7 @@ static int lps001wp_wait_sample(struct lps001wp_data *data, unsigned int want,
 	int ret, done;
 
 	scoped_guard(mutex, &data->lock) {
-		ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
+		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 		if (ret)
 			return ret;
 		lps001wp_timing(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1), &period_us, &timeout_us);
@@ -422,7 +391,7 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 		return IIO_VAL_FRACTIONAL;
 	case IIO_CHAN_INFO_SAMP_FREQ:
 		scoped_guard(mutex, &data->lock)
-			ret = lps001wp_read_config(data, LPS001WP_REG_CTRL1, &ctrl1);
+			ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 		if (ret)
 			return ret;
 		ctrl1 = FIELD_GET(LPS001WP_CTRL1_DR, ctrl1);
@@ -466,7 +435,7 @@ static int lps001wp_write_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 		return -EBUSY;
 	scoped_guard(mutex, &data->lock)
 		ret = lps001wp_write(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_DR,
-				     FIELD_PREP(LPS001WP_CTRL1_DR, lps001wp_odr_dr[i]));
+				     FIELD_PREP(LPS001WP_CTRL1_DR, lps001wp_odr_dr[i]), 1);
 	iio_device_release_direct(indio_dev);
 	return ret;
 }
@@ -514,7 +483,7 @@ static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev, uintptr_t pri
 		return -EINVAL;
 
 	guard(mutex)(&data->lock);
-	ret = lps001wp_write_pair(data, LPS001WP_REG_REF_P_L, ref);
+	ret = lps001wp_write(data, LPS001WP_REG_REF_P_L, U16_MAX, ref, 2);
 	/* A waiting sample's DELTA used the old reference */
 	data->discard_pending = true;
 	return ret ?: len;
@@ -575,7 +544,7 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 	unsigned int dummy;
 	int ret;
 
-	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0xff, LPS001WP_INT_CFG_LIR | enabled);
+	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0xff, LPS001WP_INT_CFG_LIR | enabled, 1);
 	/* A latch from before would fire at once, or hold the pad for a direction going off */
 	if (!ret)
 		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
@@ -645,7 +614,7 @@ static int lps001wp_write_event_value(struct iio_dev *indio_dev, const struct ii
 		return -EINVAL;
 
 	guard(mutex)(&data->lock);
-	return lps001wp_write_pair(data, LPS001WP_REG_THS_P_L, val);
+	return lps001wp_write(data, LPS001WP_REG_THS_P_L, U16_MAX, val, 2);
 }
 
 static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev, unsigned int reg,
@@ -660,7 +629,7 @@ static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev, unsigned int r
 	guard(mutex)(&data->lock);
 	if (readval)
 		return regmap_read(data->regmap, reg, readval);
-	return lps001wp_write_done(data, reg, reg, regmap_write(data->regmap, reg, writeval));
+	return lps001wp_write(data, reg, 0xff, writeval, 1);
 }
 
 static const struct iio_info lps001wp_info = {
@@ -862,7 +831,7 @@ static int lps001wp_runtime_suspend(struct device *dev)
 	/* A buffer or events still on come back with a system resume */
 	if (!data->buffer_enabled && !data->events_enabled)
 		bits |= LPS001WP_CTRL1_DIFF_EN;
-	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, 0);
+	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, 0, 1);
 	if (ret) {
 		dev_err_ratelimited(dev, "power down failed: %d\n", ret);
 		/* Keeps runtime PM usable; an autosuspend retries once last_busy moved */
@@ -1045,7 +1014,7 @@ static void lps001wp_disarm(void *arg)
 		pm_runtime_put_noidle(data->dev);
 	data->drdy_enabled = false;
 	data->events_enabled = 0;
-	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0xff, 0);
+	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0xff, 0, 1);
 	if (!ret)
 		ret = lps001wp_route(data);
 	if (!ret)

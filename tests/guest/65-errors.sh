@@ -83,9 +83,9 @@ while [ $i -lt 80 ]; do
 done
 secs=$(( $(date +%s) - start ))
 echo clear > "$SIM"/5c/fault
-# A read fails at power-up, at the output read, or (once a failed power-down
-# dropped it from the cache) at its CTRL_REG1 read: three rate-limited
-# messages. Each logs its first 10 failures per 5 s window, less the one or
+# A read fails at power-up or at the output read, each a rate-limited
+# message (its CTRL_REG1 read comes from the cache); the bound below allows
+# three. Each logs its first 10 failures per 5 s window, less the one or
 # two this suite spent on it before, so the failures give at least 8 lines.
 # One site takes nearly all of them (the chip stays either idle or active),
 # so fewer lines than reads holds even on a guest slowed to 0.3 s a read.
