@@ -108,7 +108,6 @@ struct lps001wp_data {
 	/* The configuration, the flags deciding it, and reads that clear state */
 	struct mutex lock;
 	bool drdy_enabled;
-	bool buffer_enabled;
 	u8 events_enabled;		/* LPS001WP_INT_PL | LPS001WP_INT_PH */
 	bool discard_pending;		/* the outputs may predate the setup */
 	bool first_sample_pending;
@@ -658,23 +657,14 @@ static int lps001wp_buffer_preenable(struct iio_dev *indio_dev)
 	scoped_guard(mutex, &data->lock)
 		data->discard_pending = true;
 	ret = lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA, &burst);
-	if (ret) {
+	if (ret)
 		lps001wp_pm_put(data);
-		return ret;
-	}
-
-	guard(mutex)(&data->lock);
-	data->buffer_enabled = true;
-	return 0;
+	return ret;
 }
 
 static int lps001wp_buffer_postdisable(struct iio_dev *indio_dev)
 {
-	struct lps001wp_data *data = iio_priv(indio_dev);
-
-	scoped_guard(mutex, &data->lock)
-		data->buffer_enabled = false;
-	lps001wp_pm_put(data);
+	lps001wp_pm_put(iio_priv(indio_dev));
 	return 0;
 }
 
@@ -824,14 +814,11 @@ static irqreturn_t lps001wp_irq_thread(int irq, void *private)
 static int lps001wp_runtime_suspend(struct device *dev)
 {
 	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
-	unsigned int bits = LPS001WP_CTRL1_PD;
 	int ret;
 
 	guard(mutex)(&data->lock);
-	/* A buffer or events still on come back with a system resume */
-	if (!data->buffer_enabled && !data->events_enabled)
-		bits |= LPS001WP_CTRL1_DIFF_EN;
-	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, 0, 1);
+	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN,
+			     0, 1);
 	if (ret) {
 		dev_err_ratelimited(dev, "power down failed: %d\n", ret);
 		/* Keeps runtime PM usable; an autosuspend retries once last_busy moved */
@@ -848,7 +835,8 @@ static int lps001wp_runtime_suspend(struct device *dev)
  */
 static int lps001wp_runtime_resume(struct device *dev)
 {
-	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
+	struct iio_dev *indio_dev = dev_get_drvdata(dev);
+	struct lps001wp_data *data = iio_priv(indio_dev);
 	unsigned int ctrl1, chip_ctrl1;
 	int ret;
 
@@ -866,7 +854,7 @@ static int lps001wp_runtime_resume(struct device *dev)
 	}
 	if (!ret)
 		ret = lps001wp_replay(data);
-	if (!ret && (data->buffer_enabled || data->events_enabled))
+	if (!ret && (iio_buffer_enabled(indio_dev) || data->events_enabled))
 		ret = lps001wp_start(data, true);
 	if (ret) {
 		/* Replay all at the next try, also what this one wrote */
@@ -956,7 +944,7 @@ static int lps001wp_get_irq(struct lps001wp_data *data, struct i2c_client *clien
 		return 0;
 
 	type = irq_get_trigger_type(irq);
-	if (type & ~IRQ_TYPE_SENSE_MASK || hweight32(type) > 1)
+	if (hweight32(type) > 1)
 		return dev_err_probe(data->dev, -EINVAL, "unsupported IRQ trigger type %d\n", type);
 	data->irq_active_low = type & (IRQ_TYPE_EDGE_FALLING | IRQ_TYPE_LEVEL_LOW);
 	data->irq_open_drain = device_property_read_bool(data->dev, "drive-open-drain");
