@@ -168,8 +168,8 @@ static int lps001wp_write(struct lps001wp_data *data, unsigned int reg, unsigned
 	if (ret)
 		goto err;
 	new = cpu_to_le16((le16_to_cpu(old) & ~mask) | (val & mask));
-	/* A field update that changes nothing (powering down a stopped chip) stays off the bus */
-	if (new == old && mask != 0xff && len == 1)
+	/* As regmap_update_bits(): no bit changed, no transfer. Whole registers always go out */
+	if (new == old && mask != GENMASK(8 * len - 1, 0))
 		return 0;
 	ret = regmap_bulk_write(data->regmap, reg, &new, len);
 	if (ret) {
