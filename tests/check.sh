@@ -84,7 +84,7 @@ stage_now() {
 # stage NAME COMMAND...: run_stage in the background once a slot is free.
 stage() {
 	order+=("$1")
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+	while [ "$(jobs -rp | grep -cvxF "${builds:-none}")" -ge "$jobs_max" ]; do
 		wait -n
 	done
 	run_stage "$@" &
@@ -167,7 +167,8 @@ suites_for() {
 
 # kernel_lane SERIES: the bench's debug kernel of that series (built once and
 # cached), the driver with KUnit and the simulator, the builds with a switch
-# flipped, every guest suite in one boot; on the first kernel also iiod.
+# flipped, every guest suite in one boot; on 6.1, the one test kernel with a
+# network stack (tests/kernel/config-6.1.fragment), also iiod.
 kernel_lane() {
 	local series=$1 kdir kver out=$build/$1 sw suites
 	kdir=$(bash "$root/tests/kernel/build.sh" "$series") ||
@@ -190,7 +191,7 @@ kernel_lane() {
 		return 1
 	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$out/initramfs-test.cpio.gz" \
 		"guest-$series" bench.mode=check "bench.suites=$suites" ${BENCH_KMEMLEAK_OFF:+kmemleak=off}
-	if [ "$series" = "$first_kernel" ] && [ -z "${GUEST_SUITES:-}" ]; then
+	if [ "$series" = 6.1 ] && [ -z "${GUEST_SUITES:-}" ]; then
 		# libiio's network client against iiod: kernel-agnostic, once
 		tag "$series" env BENCH_SPLAT_RE="$splat_re" bash "$root/tests/iiod.sh" \
 			"$kdir/arch/x86/boot/bzImage" "$out/initramfs-test.cpio.gz" "$out"
@@ -269,27 +270,34 @@ suite)
 	GUEST_SUITES=$SUITES BENCH_KMEMLEAK_OFF=1 BENCH_INCREMENTAL=1 stage_now "test-kernel-$kernel" kernel_lane "$kernel"
 	;;
 *)
-	# The lanes first: they are the longest, and on a cold cache their
-	# kernel builds (serialised by build.sh's lock) overlap the first boot.
+	# On a cold cache the test kernels are the critical path: they build
+	# one after another (build.sh's lock) from the start, the next one as
+	# soon as the last is done rather than when a lane's slot frees. This
+	# chain holds no slot; the lanes wait for their kernel in build.sh.
+	(for series in $kernels; do bash "$root/tests/kernel/build.sh" "$series" > /dev/null || true; done) \
+		2> "$stages/kernel-builds.log" &
+	builds=$!
+	# The lanes first: they are the longest. The host stages after them,
+	# longest first, so that the last to finish is a short one.
 	for series in $kernels; do
 		stage "test-kernel-$series" kernel_lane "$series"
 	done
 	if [ "$mode" = all ]; then
 		# shellcheck source=tests/kvers.sh
 		. "$root/tests/kvers.sh"
+		stage cross bash "$root/tests/cross.sh" "$build"
+		stage package package_lane
 		stage lint bash "$root/tests/lint.sh"
-		stage overlay bash "$root/tests/overlay.sh"
-		for series in 6.1 6.12 7.2; do
+		stage arm64 arm64_lane
+		for series in 7.2 6.12 6.1; do
 			stage "stock-$series" stock_lane "$series"
 			stage "install-$series" install_stage "$series"
 			stage "dkms-$series" dkms_stage "$series"
 		done
+		stage overlay bash "$root/tests/overlay.sh"
 		for series in $kernels; do
 			stage "intree-$series" intree_stage "$series"
 		done
-		stage package package_lane
-		stage cross bash "$root/tests/cross.sh" "$build"
-		stage arm64 arm64_lane
 	fi
 	wait
 	;;
