@@ -71,10 +71,12 @@ mkdir -p "$logs"
 # On exit keep the logs, drop the scratch copies.
 trap 'find "$work" -mindepth 1 -maxdepth 1 ! -name log -exec rm -rf {} +' EXIT
 
-# A copy of the work tree without git metadata or build products.
+# A copy of the work tree without git metadata or build products; not
+# build/, which the stages beside this one write into (the package stage's
+# chroot has /proc mounted there).
 src=$work/src
 mkdir -p "$src"
-tar -C "$root" --exclude=./.git --exclude='*.o' --exclude='*.ko' \
+tar -C "$root" --exclude=./.git --exclude=./build --exclude='*.o' --exclude='*.ko' \
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
 	--exclude='*.a' --exclude=modules.order --exclude=Module.symvers \
 	--exclude='*.dtbo' --exclude='*.dtb' -cf - . | tar -C "$src" -xf -
