@@ -80,6 +80,8 @@ tar -C "$root" --exclude=./.git --exclude=./build --exclude='*.o' --exclude='*.k
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
 	--exclude='*.a' --exclude=modules.order --exclude=Module.symvers \
 	--exclude='*.dtbo' --exclude='*.dtb' -cf - . | tar -C "$src" -xf -
+# Its files, before the W=1 and sparse gates build in it
+(cd "$src" && find . -type f | sort) > "$work/files"
 
 # ---------------------------------------------------------------- helpers
 failed=0
@@ -310,13 +312,9 @@ gate_codespell() {
 		notok codespell "tests/lint-exceptions entry without a reason"
 		return
 	fi
-	mapfile -t files < <(cd "$root" && find . -path ./.git -prune -o -type f \
-		\( -name '*.c' -o -name '*.h' -o -name '*.md' -o -name '*.yaml' \
-		-o -name '*.dts' -o -name '*.dtsi' -o -name '*.sh' -o -name Kconfig \
-		-o -name Kbuild -o -name Makefile -o -name dkms.conf -o -name '*.rst' \
-		-o -name '*.txt' -o -path './Documentation/*' -o -path './tests/guest/lib/init' \
-		-o -path './.ci/*' \) -print | sort)
-	if (cd "$root" && codespell ${words:+-L "$(echo "$words" | paste -sd, -)"} \
+	mapfile -t files < <(grep -E '\.(c|h|md|yaml|dts|dtsi|sh|rst|txt)$|/(Kconfig|Kbuild|Makefile|dkms\.conf)$|^\./(Documentation|\.ci)/|^\./tests/guest/lib/init$' \
+		"$work/files")
+	if (cd "$src" && codespell ${words:+-L "$(echo "$words" | paste -sd, -)"} \
 		"${files[@]}") >"$logs/codespell.log" 2>&1; then
 		ok codespell
 	else
@@ -336,19 +334,18 @@ gate_shellcheck() {
 		case "$f" in
 		*.sh) scripts+=("$f") ;;
 		*)
-			if head -n 1 "$root/$f" | grep -E '^#!.*([/ ]|env )(ba|da|k)?sh([[:space:]]|$)' >/dev/null ||
-				head -n 5 "$root/$f" | grep '^# shellcheck shell=' >/dev/null; then
+			if head -n 1 "$src/$f" | grep -E '^#!.*([/ ]|env )(ba|da|k)?sh([[:space:]]|$)' >/dev/null ||
+				head -n 5 "$src/$f" | grep '^# shellcheck shell=' >/dev/null; then
 				scripts+=("$f")
 			fi
 			;;
 		esac
-	done < <(cd "$root" && find . -path ./.git -prune -o -type f ! -name '*.[ch]' \
-		! -name '*.md' ! -name '*.yaml' ! -name '*.dts' -print | sed 's|^\./||' | sort)
+	done < <(grep -vE '\.([ch]|md|yaml|dts)$' "$work/files" | sed 's|^\./||')
 	if [ "${#scripts[@]}" -eq 0 ]; then
 		notok shellcheck "no shell scripts found"
 		return
 	fi
-	(cd "$root" && shellcheck -x -P SCRIPTDIR -f gcc "${excl[@]}" "${scripts[@]}") \
+	(cd "$src" && shellcheck -x -P SCRIPTDIR -f gcc "${excl[@]}" "${scripts[@]}") \
 		>"$logs/shellcheck.log" 2>&1 || bad=1
 	if [ "$bad" = 0 ] && [ ! -s "$logs/shellcheck.log" ]; then
 		ok shellcheck
