@@ -84,9 +84,10 @@ stage_now() {
 }
 
 # stage NAME COMMAND...: run_stage in the background once a slot is free.
+# The kernel builds' chain and the host stages' packages hold no slot.
 stage() {
 	order+=("$1")
-	while [ "$(jobs -rp | grep -cvxF "${builds:-none}")" -ge "$jobs_max" ]; do
+	while [ "$(jobs -rp | grep -cvxF -e "${builds:-none}" -e "${deps_host:-none}")" -ge "$jobs_max" ]; do
 		wait -n
 	done
 	run_stage "$@" &
@@ -260,7 +261,9 @@ kernels=${BENCH_KERNELS:-6.1 6.12 7.2}
 first_kernel=${kernels%% *}
 start_all=$(date +%s)
 
-stage_now deps bash "$root/tests/deps.sh"
+# The lanes' packages first, the host stages' beside the lanes: on a fresh
+# machine that is half of the installing, out of the way of the boots.
+stage_now deps bash "$root/tests/deps.sh" guest
 rm -rf "$build/guest-files"
 stage_now build-dt build_dt
 stage_now guest-tools build_guest_tools
@@ -279,12 +282,18 @@ suite)
 	(for series in $kernels; do bash "$root/tests/kernel/build.sh" "$series" > /dev/null || true; done) \
 		2> "$stages/kernel-builds.log" &
 	builds=$!
+	if [ "$mode" = all ]; then
+		order+=(deps-host)
+		run_stage deps-host bash "$root/tests/deps.sh" check &
+		deps_host=$!
+	fi
 	# The lanes first: they are the longest. The host stages after them,
 	# longest first, so that the last to finish is a short one.
 	for series in $kernels; do
 		stage "test-kernel-$series" kernel_lane "$series"
 	done
 	if [ "$mode" = all ]; then
+		wait "$deps_host"
 		# shellcheck source=tests/kvers.sh
 		. "$root/tests/kvers.sh"
 		stage cross bash "$root/tests/cross.sh" "$build"
