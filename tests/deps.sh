@@ -22,6 +22,9 @@
 #                 the test kernel's build (objtool needs libelf; the demo
 #                 kernel signs nothing, so no libssl-dev), its Kconfig
 #                 patch, the initramfs and depmod
+#   pahole        the stock headers pull it in, and a test kernel records
+#                 its version: Kbuild warns about a module built with
+#                 another, so it is there before any test kernel builds
 #   ocaml-nox     spatch runs the OCaml-scripted coccicheck rules only when an
 #                 OCaml compiler is present; without one coccicheck fails
 #   libpython3-dev  and the Python-scripted ones only when it can dlopen
@@ -35,7 +38,7 @@ set -euo pipefail
 
 set=${1:-check}
 demo=(
-	gcc make libc6-dev bc bison flex libelf-dev kmod cpio patch xz-utils
+	gcc make libc6-dev bc bison flex libelf-dev kmod cpio patch xz-utils pahole
 	qemu-system-x86 busybox-static libiio-utils
 )
 # Debian 12 carries linux-source-6.1 (bookworm-security has the newest);
