@@ -30,6 +30,9 @@
 #   libpython3-dev  and the Python-scripted ones only when it can dlopen
 #                 libpython3.11.so (the unversioned name is in the -dev package)
 #   openssl       dkms signs modules (and makes its MOK key) only with it
+#   debhelper dh-dkms lintian udev
+#                 tests/package.sh's (it installs what is missing itself,
+#                 but in its stage's time rather than beside the lanes)
 #   linux-headers-6.12.*-amd64
 #                 Debian 12's security archive carries 6.12; the newest
 #                 headers package is picked at run time. It pulls the matching
@@ -75,7 +78,7 @@ check)
 		linux-headers-amd64 qemu-system-arm
 		gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
 		sparse coccinelle ocaml-nox libpython3-dev dkms
-		debootstrap zstd
+		debootstrap zstd debhelper dh-dkms lintian udev
 		codespell shellcheck yamllint
 	)
 	;;
