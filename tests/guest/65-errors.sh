@@ -62,9 +62,12 @@ check_eq "recovers from the stuck data-ready" 1600 "$(cat "$D/in_temp_raw")"
 
 # ---- a failed power-down: the next read on the failing bus fails and the
 # log says which access failed ----
+# held on until the fault is armed, or a slow host lets it power down first
+hold_on
 read_errno "$D/in_pressure_raw" > /dev/null
 dmesg -c > /dev/null
 echo "eio_every 1" > "$SIM"/5c/fault
+let_go
 check_true "power-down fails on a failing bus" wait_for 4 sh -c "dmesg | grep -q 'power down failed'"
 dmesg -c > /dev/null
 check_eq "the next read fails" "ERR:dd: $D/in_pressure_raw: Input/output error" "$(read_errno "$D/in_pressure_raw")"
