@@ -68,25 +68,27 @@ else
 	con=(-serial "file:$console")
 fi
 
+# A TCG vCPU runs only when the host schedules QEMU, but the guest clock
+# follows the host's, so on a loaded host any stretch of guest code without a
+# schedule point looks long to the soft-lockup detector.
+# watchdog_thresh=60: a soft lockup is reported after 120 s, not 20 s; a
+# driver that really spins is still reported, and a hung suite still hits
+# its own time limit.
+args="panic=-1 watchdog_thresh=60"
+
 if [ "${BENCH_QEMU_ARCH:-x86_64}" = aarch64 ]; then
 	rc=0
 	timeout --kill-after=10 "$limit" qemu-system-aarch64 \
 		-M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 1 -nodefaults -no-reboot -display none \
 		-kernel "$kernel" -initrd "$initrd" "${con[@]}" \
-		-append "console=ttyAMA0 panic=-1 watchdog_thresh=60 bench.results=/dev/ttyAMA0 $*" || rc=$?
+		-append "console=ttyAMA0 $args bench.results=/dev/ttyAMA0 $*" || rc=$?
 	[ "$console" = - ] || cp "$console" "$results"
 	exit "$rc"
 fi
 
-# A TCG vCPU runs only when the host schedules QEMU, but the guest clock
-# follows the host's, so on a loaded host any stretch of guest code without a
-# schedule point looks long to the soft-lockup detector.
 # suspend.pm_test_delay=1: pm_test busy-waits this long with the CPU held.
-# watchdog_thresh=60: a soft lockup is reported after 120 s, not 20 s; a
-# driver that really spins is still reported, and a hung suite still hits
-# its own time limit.
 exec timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 	-accel tcg -m 2048 -smp 1 -nodefaults -no-reboot -display none \
 	-kernel "$kernel" -initrd "$initrd" \
 	"${con[@]}" -serial "file:$results" "${extra[@]}" "${dtb[@]}" \
-	-append "console=ttyS0 panic=-1 suspend.pm_test_delay=1 watchdog_thresh=60 $*"
+	-append "console=ttyS0 $args suspend.pm_test_delay=1 $*"
