@@ -11,13 +11,15 @@
 #   BENCH_KERNELS="6.1 6.12 7.2"  the test kernels the guest suites run on
 #   GUEST_SUITES=a,b              only these guest suites (tests/guest/NN-*.sh)
 #   SUITES=a,b KERNEL=6.1         for --suite
-#   CHECK_JOBS=N                  stages run at once (default: cores + 1)
+#   CHECK_JOBS=N                  lanes run at once (default: cores + 1)
 #
-# Stages run side by side, CHECK_JOBS at a time: each test kernel's lane
-# (its build, the driver's, one boot with every suite), and the host stages
-# (lint, stock kernels, cross builds, ...). A TCG guest uses at most one
-# core and idles while its suites wait on the chip's samples (60 to 66 % of
-# a core, measured), so one stage more than the cores keeps them busy. Each
+# Stages run side by side: each test kernel's lane (its build, the driver's,
+# one boot with every suite), CHECK_JOBS at a time, and the host stages
+# (lint, stock kernels, cross builds, ...) in one slot more. A TCG guest uses
+# at most one core and idles while its suites wait on the chip's samples (60
+# to 66 % of a core, measured), so one lane more than the cores keeps them
+# busy. The host stages run at nice 19: they take the CPU time the guests
+# leave, and a guest's wait for a sample is not stretched by a compiler. Each
 # stage's TAP lines ("ok - ..." / "not ok - ...") are kept in
 # build/stages/NAME.tap and printed in a fixed order at the end, with each
 # stage's and each suite's duration and a final "N passed, N failed".
@@ -50,8 +52,10 @@ mkdir -p "$stages"
 splat_re='WARNING:|usage count underflow|BUG:|KASAN|Oops|general protection|Call Trace:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN_ON|sleeping function called from invalid context|INFO: task .* blocked|unreferenced object|Kernel panic|UBSAN'
 
 # Suites that test the simulator or user-space tools rather than the driver
-# on a kernel: they run on the first test kernel only.
-agnostic_suites="10-sim 80-hwcheck 81-hwcheck-faults"
+# on a kernel, and 86-switches, whose switches choose a rate table, a sign
+# and whether a sample is dropped, none of it through a kernel interface:
+# they run on the first test kernel only.
+agnostic_suites="10-sim 80-hwcheck 81-hwcheck-faults 86-switches"
 
 # ---- stage runner -------------------------------------------------------
 
@@ -83,14 +87,30 @@ stage_now() {
 	run_stage "$@"
 }
 
-# stage NAME COMMAND...: run_stage in the background once a slot is free.
-# The kernel builds' chain and the host stages' packages hold no slot.
-stage() {
+# running: the stages running in the background. The kernel builds' chain
+# and the host stages' packages hold no slot.
+running() {
+	jobs -rp | grep -cvxF -e "${builds:-none}" -e "${deps_host:-none}"
+}
+
+# lane NAME COMMAND...: run_stage in the background once one of the
+# CHECK_JOBS slots is free.
+lane() {
 	order+=("$1")
-	while [ "$(jobs -rp | grep -cvxF -e "${builds:-none}" -e "${deps_host:-none}")" -ge "$jobs_max" ]; do
+	while [ "$(running)" -ge "$jobs_max" ]; do
 		wait -n
 	done
 	run_stage "$@" &
+}
+
+# stage NAME COMMAND...: run_stage at nice 19 in the background once the
+# lanes and the host stages hold fewer than CHECK_JOBS + 1 slots.
+stage() {
+	order+=("$1")
+	while [ "$(running)" -gt "$jobs_max" ]; do
+		wait -n
+	done
+	(renice -n 19 -p "$BASHPID" > /dev/null && run_stage "$@") &
 }
 
 # ---- guest runs ---------------------------------------------------------
@@ -290,7 +310,7 @@ suite)
 	# The lanes first: they are the longest. The host stages after them,
 	# longest first, so that the last to finish is a short one.
 	for series in $kernels; do
-		stage "test-kernel-$series" kernel_lane "$series"
+		lane "test-kernel-$series" kernel_lane "$series"
 	done
 	if [ "$mode" = all ]; then
 		wait "$deps_host"
