@@ -47,8 +47,10 @@ check_eq "in_pressure1_reference_raw starts at 0" 0 "$(cat "$D/in_pressure1_refe
 echo 16000 > "$D/in_pressure1_reference_raw"
 check_eq "reference reads back" 16000 "$(cat "$D/in_pressure1_reference_raw")"
 check_eq "REF_P registers hold 16000 (0x3e80)" "0x80 0x3e" "$(regval 5c 0x30) $(regval 5c 0x31)"
+hold_on
 check_eq "in_pressure1_raw = 16000 - 16212" -212 "$(cat "$D/in_pressure1_raw")"
 check_eq "DIFF_EN on while powered" 8 $(( $(regval 5c 0x20) & 0x08 ))
+let_go
 echo 17000 > "$D/in_pressure1_reference_raw"
 check_eq "new reference applies to the very next read: 17000 - 16212" 788 "$(cat "$D/in_pressure1_raw")"
 echo 65535 > "$D/in_pressure1_reference_raw"
