@@ -261,7 +261,9 @@ arm64_lane() {
 # install_stage SERIES / dkms_stage SERIES: `make install` and the DKMS
 # round trip against Debian's SERIES headers: the host's where its release
 # has them, otherwise in a cached chroot of the release that does
-# (tests/debian-chroot.sh: 7.2 in trixie with backports, 6.1 in bookworm).
+# (tests/debian-chroot.sh: 7.2 in trixie with backports, 6.1 in bookworm,
+# 6.12 in trixie for a Debian 12 host, which does not install its 6.12
+# headers: tests/deps.sh).
 install_stage() {
 	if stock_kver "$1" > /dev/null; then
 		tag "$1" bash "$root/tests/install.sh" "$1"

@@ -5,7 +5,8 @@
 # installed, for what needs installed headers of a kernel the host cannot
 # have (`make install`, DKMS): 7.2 in Debian 13 (trixie) with
 # trixie-backports, 6.1 in Debian 12 (bookworm, for a Debian 13 host, which
-# has no 6.1). Everything comes from the chroot's own sources; the host's
+# has no 6.1), 6.12 in Debian 13 (for a Debian 12 host, whose 6.12 headers
+# would install their kernel image beside the running one). Everything comes from the chroot's own sources; the host's
 # sources, packages and /lib/modules are neither changed nor seen.
 #
 #   debian-chroot.sh SERIES                  prepare (or reuse) it; print its key

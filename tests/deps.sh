@@ -33,10 +33,13 @@
 #   debhelper dh-dkms lintian udev
 #                 tests/package.sh's (it installs what is missing itself,
 #                 but in its stage's time rather than beside the lanes)
-#   linux-headers-6.12.*-amd64
-#                 Debian 12's security archive carries 6.12; the newest
-#                 headers package is picked at run time. It pulls the matching
-#                 kernel image in through its Depends (as on a user's machine).
+#   linux-headers-amd64
+#                 the release's own kernel: 6.1 on Debian 12, 6.12 on 13.
+#                 Debian 12's 6.12 headers (bookworm-security) are not
+#                 installed: they depend on the 6.12 image, which would
+#                 build an initramfs and become the machine's default boot
+#                 entry. Its stages take the paths a series without
+#                 installed headers takes (tests/stock.sh, debian-chroot.sh).
 set -euo pipefail
 
 set=${1:-check}
@@ -107,44 +110,23 @@ installed() {
 	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
-# The newest linux-headers-6.12.N+deb12-amd64 apt knows of (empty if none).
-newest_612_headers() {
-	apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
-		grep -E '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' | sort -V | tail -n1
-}
-
 missing=()
 for p in "${packages[@]}"; do
 	installed "$p" || missing+=("$p")
 done
-# The demo needs no kernel headers: only make check's stock-kernel and
-# DKMS stages do.
-# Debian 12 has 6.12 only in bookworm-security, as linux-headers-6.12.N+deb12-amd64
-# beside its own 6.1; on Debian 13, linux-headers-amd64 is 6.12 already.
-have_612=none
-if [ "$set" = check ] && [ "$release" = debian-12 ]; then
-	have_612=$(dpkg-query -W -f '${Package} ${Status}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null |
-		awk '/install ok installed/ {print $1}' | sort -V | tail -n1 || true)
-fi
-
 missing+=("${local_debs[@]}")
-if [ "${#missing[@]}" -eq 0 ] && [ -n "$have_612" ]; then
+if [ "${#missing[@]}" -eq 0 ]; then
 	echo "deps: all ${#packages[@]} packages for $set present" >&2
 	exit 0
 fi
 
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: need root to install: ${missing[*]} ${have_612:-linux-headers-6.12.*-amd64}" >&2
+	echo "deps: need root to install: ${missing[*]}" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 trap 'echo "deps: installing the $set packages failed (above: what apt said). Needed: ${missing[*]}" >&2' ERR
 apt-get update -qq >&2
-if [ -z "$have_612" ]; then
-	h=$(newest_612_headers)
-	[ -n "$h" ] || { echo "deps: no linux-headers-6.12.*+deb12-amd64 in apt (is bookworm-security in sources?)" >&2; exit 1; }
-	missing+=("$h")
-fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}

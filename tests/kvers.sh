@@ -11,7 +11,10 @@
 # What a host can install, by release:
 #   series  Debian 12 (bookworm)                Debian 13 (trixie)
 #   6.1     6.1.0-N-amd64 (bookworm)            none: not in trixie
-#   6.12    6.12.N+deb12-amd64 (bookworm-security)  6.12.N+deb13-amd64 (trixie)
+#   6.12    6.12.N+deb12-amd64                  6.12.N+deb13-amd64 (trixie)
+#           (bookworm-security; the bench does
+#           not install it: its image comes
+#           with it, see tests/deps.sh)
 #   7.2     none: needs libc6 >= 2.38, gcc-14   none from the host's sources:
 #                                               trixie-backports (the bench
 #                                               uses it in a chroot only)
