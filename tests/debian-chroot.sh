@@ -59,7 +59,7 @@ avail=$(aptfetch list "(${kre%\$}|^build-essential|^dkms|^kmod|^openssl|^gcc-[0-
 headers=$(awk -v v="$srcver" '$2 == v {print $1}' <<< "$avail" | grep -E "$hre" | tail -n1 || true)
 version=$srcver
 if [ -z "$headers" ]; then
-	read -r headers version < <(grep -E "$hre" <<< "$avail" | sort -V | tail -n1) || true
+	read -r headers version < <(re=$hre awk '$1 ~ ENVIRON["re"]' <<< "$avail" | sort -V | tail -n1) || true
 fi
 [ -n "$headers" ] || die "no $hre in $suites"
 kver=${headers#linux-headers-}
