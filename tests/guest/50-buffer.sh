@@ -37,17 +37,19 @@ check_eq "3 scans read" 3 "$(echo "$s" | wc -l)"
 ts=$(echo "$s" | scan_times)
 check_true "timestamps increase" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
 # Each scan queued from now on took one burst, which begins at STATUS (the
-# enable's polls for a first sample are behind us); a scan may land between
-# the counter reset and the first look at the queue
+# enable's polls for a first sample are behind us). The two snapshots are
+# builtins, so no fork lies between them; still, a burst in flight and a
+# scan the trigger thread pushes in between may each be counted on one
+# side only. A driver reading twice per scan doubles the bursts.
 bursts_from() { [ "$(counter 5c read_0x27)" -ge "$1" ]; }
-q0=$(cat "$D/buffer/data_available")
+read -r q0 < "$D/buffer/data_available"
 echo 0 > "$SIM"/5c/counters
 wait_for 5 bursts_from 8
 echo 0 > "$D/buffer/enable"
 bursts=$(counter 5c read_0x27)
 queued=$(( $(cat "$D/buffer/data_available") - q0 ))
 note "$bursts bursts for $queued scans"
-check_true "one burst read per scan" test "$bursts" -ge $(( queued - 1 )) -a "$bursts" -le $(( queued + 1 )) -a "$queued" -ge 5
+check_true "one burst read per scan" test "$bursts" -ge $(( queued - 2 )) -a "$bursts" -le $(( queued + 1 )) -a "$queued" -ge 5
 echo 1 > "$D/buffer/enable"
 # Streaming, every transfer is one 8-byte burst (SUB, STATUS, 3 pairs):
 # per-channel reads would be 3 bytes each
