@@ -6,8 +6,9 @@
 # have (`make install`, DKMS): 7.2 in Debian 13 (trixie) with
 # trixie-backports, 6.1 in Debian 12 (bookworm, for a Debian 13 host, which
 # has no 6.1), 6.12 in Debian 13 (for a Debian 12 host, whose 6.12 headers
-# would install their kernel image beside the running one). Everything comes from the chroot's own sources; the host's
-# sources, packages and /lib/modules are neither changed nor seen.
+# would install their kernel image beside the running one). Everything
+# comes from the chroot's own sources; the host's sources, packages and
+# /lib/modules are neither changed nor seen.
 #
 #   debian-chroot.sh SERIES                  prepare (or reuse) it; print its key
 #   debian-chroot.sh SERIES -- CMD [ARG...]  run CMD in a throw-away copy of
@@ -56,11 +57,9 @@ read -r _ srcver < <(bash "$root/tests/kernel/source.sh" "$series" 2>/dev/null) 
 hre=$(stock_headers_re "$series")
 kre="^linux-(headers|modules|image)-${hre#^linux-headers-}"
 avail=$(aptfetch list "(${kre%\$}|^build-essential|^dkms|^kmod|^openssl|^gcc-[0-9]+)\$")
-headers=$(awk -v v="$srcver" '$2 == v {print $1}' <<< "$avail" | grep -E "$hre" | tail -n1 || true)
-version=$srcver
-if [ -z "$headers" ]; then
-	read -r headers version < <(re=$hre awk '$1 ~ ENVIRON["re"]' <<< "$avail" | sort -V | tail -n1) || true
-fi
+hlist=$(re=$hre awk '$1 ~ ENVIRON["re"]' <<< "$avail" | sort -V)
+read -r headers version < <(awk -v v="$srcver" '$2 == v' <<< "$hlist" | tail -n1) ||
+	read -r headers version < <(tail -n1 <<< "$hlist") || true
 [ -n "$headers" ] || die "no $hre in $suites"
 kver=${headers#linux-headers-}
 # The kernel's modules too, as on a machine running it: dkms runs depmod only
