@@ -244,9 +244,9 @@ trap 'FAILED="terminated"; exit 143' TERM HUP
 # ---- measurements ----
 # Timing constants (centiseconds, sample counts)
 if [ "$QUICK" = 1 ]; then
-	RATE_WIN=260; RATE_N=20; TRIALS=3; THS_TRIES=12
+	RATE_WIN=260; RATE_CAP=1040; RATE_N=20; TRIALS=3; THS_TRIES=12
 else
-	RATE_WIN=3000; RATE_N=200; TRIALS=5; THS_TRIES=40
+	RATE_WIN=3000; RATE_CAP=6000; RATE_N=200; TRIALS=5; THS_TRIES=40
 fi
 
 CTRL_PD=64; CTRL_BDU=4; CTRL_DIFF=8; CTRL_LPOW=128
@@ -301,15 +301,18 @@ sd_in() {
 }
 
 # likely_rate OBS...: which of 1, 7 and 12.5 Hz (the rates of every
-# candidate table) best explains the polls. Each observation is "DT:C",
-# DT the centiseconds since the previous poll, C the new samples it saw:
-# 0, 1, or 2 for two or more (the OR bit). With a period p and a random
-# phase, x = DT/p: C=0 has probability 1-x (x<1), C=1 x (x<1) or 2-x
-# (1<=x<2), C=2 x-1 (1<=x<2) or 1 (x>=2), averaged over DT-3..DT+3 (the
-# 10 ms clock and when each i2ctransfer really reads). A posterior over the
-# three, renormalised each step (busybox awk may have no log()). Slow polls
-# make fewer observations informative, never a wrong count as a plain
-# count of data-ready bits would. Prints - when no rate has 90 %.
+# candidate table) best explains the polls. Each observation is
+# "B0:A0:B1:A1:C": the uptimes (centiseconds) before and after two
+# consecutive polls, and C the new samples the second one saw: 0, 1, or 2
+# for two or more (the OR bit). Each transfer happened somewhere inside its
+# poll's bracket (and /proc/uptime truncates, so up to A+1), however long
+# the shell waited for a core, so the interval DT between them is averaged
+# over both brackets. With a period p and a random phase, x = DT/p: C=0 has
+# probability 1-x (x<1), C=1 x (x<1) or 2-x (1<=x<2), C=2 x-1 (1<=x<2) or
+# 1 (x>=2). A posterior over the three, renormalised each step (busybox awk
+# may have no log()). A slow or preempted poll only makes its observation
+# less informative, never a wrong count as a plain count of data-ready
+# bits would. Prints - when no rate has 90 %.
 likely_rate() {
 	echo "$@" | tr ' ' '\n' | awk -F: '
 	function pr(c, x) {
@@ -318,11 +321,14 @@ likely_rate() {
 		return x < 1 ? 0 : (x < 2 ? x - 1 : 1)
 	}
 	BEGIN { hz[1] = 1; hz[2] = 7; hz[3] = 12.5; for (k = 1; k <= 3; k++) post[k] = 1 / 3 }
-	NF == 2 {
+	NF == 5 {
 		n++; s = 0
 		for (k = 1; k <= 3; k++) {
 			p = 0
-			for (j = -3; j <= 3; j += 3) { x = ($1 + j) * hz[k] / 100; p += pr($2, x < 0 ? 0 : x) / 3 }
+			for (i = 0; i <= 4; i++) for (j = 0; j <= 4; j++) {
+				t0 = $1 + ($2 + 1 - $1) * i / 4; t1 = $3 + ($4 + 1 - $3) * j / 4
+				x = (t1 - t0) * hz[k] / 100; p += pr($5, x < 0 ? 0 : x) / 25
+			}
 			post[k] *= p + 0.05; s += post[k]
 		}
 		for (k = 1; k <= 3; k++) post[k] /= s
@@ -342,19 +348,28 @@ nearest() {
 # measure_dr CODE [EXTRA_CTRL1]: real P and T rates and noise at a DR code.
 # Every poll clears the data-ready bits, so a poll that finds P_DA saw at
 # least one new sample since the last poll, with P_OR as well at least two.
-# Sets M_P (1, 7, 12.5 or -), M_T, M_P_HZ and M_T_HZ (plain count over
-# time, low when the polls are slower than two periods), M_P_SD (Pa),
-# M_T_SD (mdegC), M_NP, M_NT, M_POLL_MS.
+# Polls until it has RATE_N samples of each or RATE_WIN has passed, then on
+# until both rates are decided or RATE_CAP has passed (a loaded machine
+# polls slowly, and slow polls tell less). Sets M_P (1, 7, 12.5 or -), M_T,
+# M_P_HZ and M_T_HZ (plain count over time, low when the polls are slower
+# than two periods), M_P_SD (Pa), M_T_SD (mdegC), M_NP, M_NT, M_POLL_MS.
 measure_dr() {
 	power_down
 	wr 0x20 $(( CTRL_PD | CTRL_BDU | ($1 << 4) | ${2:-0} ))
-	now; start=$NOW; last=
+	now; start=$NOW; lb=; la=; slow=0
 	np=0; nt=0; npolls=0; pv=; tv=; po=; to=
 	while :; do
-		now
-		[ $(( NOW - start )) -ge "$RATE_WIN" ] && break
-		[ "$np" -ge "$RATE_N" ] && [ "$nt" -ge "$RATE_N" ] && break
+		now; b=$NOW
+		[ $(( b - start )) -ge "$RATE_CAP" ] && break
+		if [ $(( b - start )) -ge "$RATE_WIN" ] ||
+			{ [ "$np" -ge "$RATE_N" ] && [ "$nt" -ge "$RATE_N" ]; }; then
+			if [ $(( npolls % 8 )) -eq 0 ]; then
+				# shellcheck disable=SC2086 # one argument per observation
+				[ "$(likely_rate $po)" != - ] && [ "$(likely_rate $to)" != - ] && break
+			fi
+		fi
 		poll
+		now; a=$NOW
 		npolls=$(( npolls + 1 ))
 		cp=0; ct=0
 		if [ $(( ST & 2 )) -ne 0 ]; then
@@ -367,26 +382,30 @@ measure_dr() {
 		fi
 		np=$(( np + cp )); nt=$(( nt + ct ))
 		# the first poll's interval starts at power-up: not a period
-		[ -n "$last" ] && { po="$po $(( NOW - last )):$cp"; to="$to $(( NOW - last )):$ct"; }
-		last=$NOW
+		if [ -n "$lb" ]; then
+			po="$po $lb:$la:$b:$a:$cp"; to="$to $lb:$la:$b:$a:$ct"
+			# two periods of the fastest candidate: more may hide behind OR
+			[ $(( a + 1 - lb )) -ge 16 ] && slow=1
+		fi
+		lb=$b; la=$a
 	done
 	now
 	power_down
 	# every DR code of every candidate table samples at 1 Hz or faster
-	[ "$np" -gt 0 ] || die "no data-ready (STATUS P_DA) in $(( RATE_WIN / 100 )) s at DR=$1"
+	[ "$np" -gt 0 ] || die "no data-ready (STATUS P_DA) in $(( (NOW - start) / 100 )) s at DR=$1"
 	el=$(( NOW - start ))
 	M_NP=$np; M_NT=$nt
 	M_POLL_MS=$(( el * 10 / npolls ))
 	M_P_HZ=$(awk -v n="$np" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
 	M_T_HZ=$(awk -v n="$nt" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
-	# undecided (fast polls tell 7 from 12.5 Hz less sharply): the count,
-	# which is exact while polls are less than two periods apart
+	# undecided: the count, but only where it is exact (no poll more than
+	# two periods after the one before); else - (a wrong rate is worse)
 	# shellcheck disable=SC2086 # one argument per observation
 	M_P=$(likely_rate $po)
-	[ "$M_P" = - ] && M_P=$(nearest "$M_P_HZ")
+	[ "$M_P" = - ] && [ "$slow" = 0 ] && M_P=$(nearest "$M_P_HZ")
 	# shellcheck disable=SC2086
 	M_T=$(likely_rate $to)
-	[ "$M_T" = - ] && M_T=$(nearest "$M_T_HZ")
+	[ "$M_T" = - ] && [ "$slow" = 0 ] && M_T=$(nearest "$M_T_HZ")
 	# noise without the first sample (may be unsettled): LSB -> Pa, mdegC
 	# shellcheck disable=SC2086
 	set -- $pv; [ $# -gt 0 ] && shift
