@@ -381,12 +381,10 @@ measure_dr() {
 			tv="$tv $T"
 		fi
 		np=$(( np + cp )); nt=$(( nt + ct ))
+		# two periods of the fastest candidate: more may hide behind OR
+		[ $(( a + 1 - ${lb:-$start} )) -ge 16 ] && slow=1
 		# the first poll's interval starts at power-up: not a period
-		if [ -n "$lb" ]; then
-			po="$po $lb:$la:$b:$a:$cp"; to="$to $lb:$la:$b:$a:$ct"
-			# two periods of the fastest candidate: more may hide behind OR
-			[ $(( a + 1 - lb )) -ge 16 ] && slow=1
-		fi
+		[ -n "$lb" ] && { po="$po $lb:$la:$b:$a:$cp"; to="$to $lb:$la:$b:$a:$ct"; }
 		lb=$b; la=$a
 	done
 	now
