@@ -350,9 +350,10 @@ nearest() {
 # least one new sample since the last poll, with P_OR as well at least two.
 # Polls until it has RATE_N samples of each or RATE_WIN has passed, then on
 # until both rates are decided or RATE_CAP has passed (a loaded machine
-# polls slowly, and slow polls tell less). Sets M_P (1, 7, 12.5 or -), M_T,
-# M_P_HZ and M_T_HZ (plain count over time, low when the polls are slower
-# than two periods), M_P_SD (Pa), M_T_SD (mdegC), M_NP, M_NT, M_POLL_MS.
+# polls slowly, and slow polls tell less), looking every eighth poll. Sets
+# M_P (1, 7, 12.5 or -), M_T, M_P_HZ and M_T_HZ (plain count over time, low
+# when the polls are slower than two periods), M_P_SD (Pa), M_T_SD
+# (mdegC), M_NP, M_NT, M_POLL_MS.
 measure_dr() {
 	power_down
 	wr 0x20 $(( CTRL_PD | CTRL_BDU | ($1 << 4) | ${2:-0} ))
@@ -360,13 +361,15 @@ measure_dr() {
 	np=0; nt=0; npolls=0; pv=; tv=; po=; to=
 	while :; do
 		now; b=$NOW
-		[ $(( b - start )) -ge "$RATE_CAP" ] && break
-		if [ $(( b - start )) -ge "$RATE_WIN" ] ||
-			{ [ "$np" -ge "$RATE_N" ] && [ "$nt" -ge "$RATE_N" ]; }; then
-			if [ $(( npolls % 8 )) -eq 0 ]; then
-				# shellcheck disable=SC2086 # one argument per observation
-				[ "$(likely_rate $po)" != - ] && [ "$(likely_rate $to)" != - ] && break
-			fi
+		if { [ $(( b - start )) -ge "$RATE_WIN" ] ||
+			{ [ "$np" -ge "$RATE_N" ] && [ "$nt" -ge "$RATE_N" ]; }; } &&
+			[ $(( npolls % 8 )) -eq 0 ]; then
+			# shellcheck disable=SC2086 # one argument per observation
+			M_P=$(likely_rate $po)
+			# shellcheck disable=SC2086
+			M_T=$(likely_rate $to)
+			[ $(( b - start )) -ge "$RATE_CAP" ] && break
+			[ "$M_P" != - ] && [ "$M_T" != - ] && break
 		fi
 		poll
 		now; a=$NOW
@@ -398,11 +401,7 @@ measure_dr() {
 	M_T_HZ=$(awk -v n="$nt" -v t="$el" 'BEGIN { printf "%.1f", n * 100 / t }')
 	# undecided: the count, but only where it is exact (no poll more than
 	# two periods after the one before); else - (a wrong rate is worse)
-	# shellcheck disable=SC2086 # one argument per observation
-	M_P=$(likely_rate $po)
 	[ "$M_P" = - ] && [ "$slow" = 0 ] && M_P=$(nearest "$M_P_HZ")
-	# shellcheck disable=SC2086
-	M_T=$(likely_rate $to)
 	[ "$M_T" = - ] && [ "$slow" = 0 ] && M_T=$(nearest "$M_T_HZ")
 	# noise without the first sample (may be unsettled): LSB -> Pa, mdegC
 	# shellcheck disable=SC2086
