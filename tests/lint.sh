@@ -26,8 +26,10 @@
 #   LPS001WP_CACHE cache directory (default /var/cache/lps001wp)
 set -euo pipefail
 
-# Debian packages the gates need; missing ones are installed with apt-get.
-LINT_PACKAGES="linux-headers-amd64 build-essential bc perl sparse coccinelle codespell shellcheck yamllint dt-schema device-tree-compiler"
+# Debian packages the gates need; missing ones are installed with apt-get
+# (ocaml-nox and libpython3-dev: spatch runs its scripted coccicheck rules
+# only with them, as tests/deps.sh says).
+LINT_PACKAGES="linux-headers-amd64 build-essential bc perl sparse coccinelle ocaml-nox libpython3-dev codespell shellcheck yamllint dt-schema device-tree-compiler"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
