@@ -244,7 +244,7 @@ trap 'FAILED="terminated"; exit 143' TERM HUP
 # ---- measurements ----
 # Timing constants (centiseconds, sample counts)
 if [ "$QUICK" = 1 ]; then
-	RATE_WIN=260; RATE_CAP=1040; RATE_N=20; TRIALS=3; THS_TRIES=12
+	RATE_WIN=260; RATE_CAP=2600; RATE_N=20; TRIALS=3; THS_TRIES=12
 else
 	RATE_WIN=3000; RATE_CAP=6000; RATE_N=200; TRIALS=5; THS_TRIES=40
 fi
@@ -309,10 +309,14 @@ sd_in() {
 # the shell waited for a core, so the interval DT between them is averaged
 # over both brackets. With a period p and a random phase, x = DT/p: C=0 has
 # probability 1-x (x<1), C=1 x (x<1) or 2-x (1<=x<2), C=2 x-1 (1<=x<2) or
-# 1 (x>=2). A posterior over the three, renormalised each step (busybox awk
-# may have no log()). A slow or preempted poll only makes its observation
-# less informative, never a wrong count as a plain count of data-ready
-# bits would. Prints - when no rate has 90 %.
+# 1 (x>=2).
+# Each rate is weighed against each other one (likelihood ratios; busybox
+# awk may have no log()). A C=2 whose polls lie two periods of the slower
+# rate or more apart does not count between the two: both rates explain it,
+# and only the averaging over the brackets would tell them apart, which on
+# a loaded machine (wide brackets, every poll a C=2) leans towards the
+# faster rate. So slow polls leave a rate undecided, never wrong. Prints
+# the rate that is 9 times likelier than each other one, else -.
 likely_rate() {
 	echo "$@" | tr ' ' '\n' | awk -F: '
 	function pr(c, x) {
@@ -320,23 +324,35 @@ likely_rate() {
 		if (c == 1) return x < 1 ? x : (x < 2 ? 2 - x : 0)
 		return x < 1 ? 0 : (x < 2 ? x - 1 : 1)
 	}
-	BEGIN { hz[1] = 1; hz[2] = 7; hz[3] = 12.5; for (k = 1; k <= 3; k++) post[k] = 1 / 3 }
+	BEGIN { hz[1] = 1; hz[2] = 7; hz[3] = 12.5
+		for (k = 1; k <= 3; k++) for (l = k + 1; l <= 3; l++) r[k, l] = 1 }
 	NF == 5 {
-		n++; s = 0
+		n++; mid = ($3 + $4 - $1 - $2) / 2
 		for (k = 1; k <= 3; k++) {
-			p = 0
+			p[k] = 0.05
 			for (i = 0; i <= 4; i++) for (j = 0; j <= 4; j++) {
 				t0 = $1 + ($2 + 1 - $1) * i / 4; t1 = $3 + ($4 + 1 - $3) * j / 4
-				x = (t1 - t0) * hz[k] / 100; p += pr($5, x < 0 ? 0 : x) / 25
+				x = (t1 - t0) * hz[k] / 100; p[k] += pr($5, x < 0 ? 0 : x) / 25
 			}
-			post[k] *= p + 0.05; s += post[k]
 		}
-		for (k = 1; k <= 3; k++) post[k] /= s
+		# r[k, l]: how much likelier the slower rate k is than l (bounded:
+		# thousands of polls would overflow it)
+		for (k = 1; k <= 3; k++) for (l = k + 1; l <= 3; l++) {
+			if ($5 == 2 && mid * hz[k] >= 200) continue
+			r[k, l] *= p[k] / p[l]
+			if (r[k, l] > 1e20) r[k, l] = 1e20
+			if (r[k, l] < 1e-20) r[k, l] = 1e-20
+		}
 	}
 	END {
-		if (n < 3) { print "-"; exit }
-		b = 1; for (k = 2; k <= 3; k++) if (post[k] > post[b]) b = k
-		r = post[b] > 0.9 ? hz[b] : "-"; print r
+		res = "-"
+		for (k = 1; k <= 3 && n >= 3; k++) {
+			ok = 1
+			for (l = 1; l <= 3; l++)
+				if (l < k && r[l, k] > 1 / 9 || l > k && r[k, l] < 9) ok = 0
+			if (ok) res = hz[k]
+		}
+		print res
 	}'
 }
 

@@ -5,7 +5,7 @@
 # names must be the variant's, the driver bound again afterwards and the
 # chip's registers as before. Faults: 81-hwcheck-faults.
 
-plan 76
+plan 81
 # shellcheck source=tests/guest/lib/hwcheck-lib.sh
 . /tests/hwcheck-lib.sh
 
@@ -46,6 +46,35 @@ check_eq "expectations: DELTA from the header" "delta ref-p LPS001WP_ASSUME_DELT
 check_eq "expectations: DELTA with its switch at 0" "delta p-ref LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P" \
 	"$(sh "$HW" -E -H /tmp/nodelta.h | grep '^delta ')"
 sed 's/^/# /' "$OUT"
+
+# ---- the rate decision on made-up polls: no timing, so no load can
+# change the answer ----
+# canned_polls HZ INTERVAL BRACKET N: N observations of polls INTERVAL cs
+# apart, each bracket BRACKET cs wide with its transfer 3/4 of the way in,
+# of a chip sampling at HZ
+canned_polls() {
+	awk -v hz="$1" -v per="$2" -v w="$3" -v n="$4" 'BEGIN {
+		p = 100 / hz; ph = 0.3 * p
+		for (i = 0; i <= n; i++) {
+			b = i * per; a = b + w; c = int((b + 0.75 * w - ph) / p + 100)
+			if (i) printf "%d:%d:%d:%d:%d ", lb, la, b, a, (c - lc > 2 ? 2 : c - lc)
+			lb = b; la = a; lc = c
+		}
+	}'
+}
+sed -n '/^likely_rate() {/,/^}/p' "$HW" > /tmp/likely_rate.sh
+# shellcheck source=/dev/null
+. /tmp/likely_rate.sh
+# shellcheck disable=SC2046 # one argument per observation
+{
+check_eq "rate decision: polls 6 cs apart at 1 Hz" 1 "$(likely_rate $(canned_polls 1 6 4 100))"
+check_eq "rate decision: polls 6 cs apart at 7 Hz" 7 "$(likely_rate $(canned_polls 7 6 4 40))"
+check_eq "rate decision: polls 6 cs apart at 12.5 Hz" 12.5 "$(likely_rate $(canned_polls 12.5 6 4 40))"
+# a loaded machine: every poll 40 cs long and a C=2, which 7 and 12.5 Hz
+# explain alike
+check_eq "rate decision: polls 45 cs apart at 7 Hz, undecided" - "$(likely_rate $(canned_polls 7 45 40 60))"
+check_eq "rate decision: polls 45 cs apart at 12.5 Hz, undecided" - "$(likely_rate $(canned_polls 12.5 45 40 60))"
+}
 
 echo $A > "$SIM"/delete_device
 echo default > "$SIM"/5c/variant
