@@ -22,7 +22,8 @@
 # leave, and a guest's wait for a sample is not stretched by a compiler. Each
 # stage's TAP lines ("ok - ..." / "not ok - ...") are kept in
 # build/stages/NAME.tap and printed in a fixed order at the end, with each
-# stage's and each suite's duration and a final "N passed, N failed".
+# stage's and each suite's duration, each stage's CPU time, the machine's
+# busy and idle CPU time over the run and a final "N passed, N failed".
 # Exits non-zero on any failure, kernel splat or timeout.
 set -uo pipefail
 
@@ -63,14 +64,14 @@ order=()
 jobs_max=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
 
 # run_stage NAME COMMAND...: run COMMAND in the foreground, recording its TAP
-# lines, stderr and duration under $stages. A stage that fails without
+# lines, stderr, duration and CPU time under $stages. A stage that fails without
 # reporting a failing test is itself a failed test.
 run_stage() {
-	local name=$1 start rc
+	local name=$1 start rc TIMEFORMAT='%0U %0S'
 	shift
 	start=$(date +%s)
 	echo "--- start $name" >&2
-	"$@" > "$stages/$name.out" 2> "$stages/$name.log"
+	{ time "$@" > "$stages/$name.out" 2> "$stages/$name.log"; } 2> "$stages/$name.cpu"
 	rc=$?
 	grep -E '^(ok|not ok) ' "$stages/$name.out" > "$stages/$name.tap"
 	if [ "$rc" != 0 ] && ! grep -q '^not ok ' "$stages/$name.tap"; then
@@ -292,9 +293,24 @@ intree_stage() {
 
 # ---- the run ------------------------------------------------------------
 
+# cpu_ticks: the machine's busy and idle clock ticks since boot (/proc/stat).
+cpu_ticks() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat
+}
+
+# cpu_use "BUSY IDLE": the machine's busy and idle CPU seconds since then, so
+# a run's time can be told apart as work or waiting.
+cpu_use() {
+	local hz
+	hz=$(getconf CLK_TCK)
+	echo "$1 $(cpu_ticks)" | awk -v hz="$hz" -v n="$(nproc)" \
+		'{ printf "busy %ds, idle %ds of %d cores", ($3 - $1) / hz, ($4 - $2) / hz, n }'
+}
+
 kernels=${BENCH_KERNELS:-6.1 6.12 7.2}
 first_kernel=${kernels%% *}
 start_all=$(date +%s)
+cpu_start=$(cpu_ticks)
 
 # The lanes' packages first, the host stages' beside the lanes: on a fresh
 # machine that is half of the installing, out of the way of the boots.
@@ -366,7 +382,8 @@ failed_stages=()
 for name in "${order[@]}"; do
 	[ -f "$stages/$name.tap" ] && cat "$stages/$name.tap"
 	read -r rc secs < "$stages/$name.rc" 2>/dev/null || { rc=1 secs="?"; echo "not ok - $name: stage ran"; }
-	printf 'stage %s %ss\n' "$name" "$secs" >> "$stages/times"
+	read -r user sys < "$stages/$name.cpu" 2>/dev/null || user='?' sys='?'
+	printf 'stage %s %ss (cpu: user %ss, system %ss)\n' "$name" "$secs" "$user" "$sys" >> "$stages/times"
 	[ "$rc" = 0 ] || failed_stages+=("$name")
 done > "$build/results.tap"
 # A check's name is what comes before its '#'. Two checks of one name could
@@ -384,7 +401,7 @@ for name in "${failed_stages[@]}"; do
 	tail -n 25 "$stages/$name.log" >&2
 done
 sed 's/^/# time: /' "$stages/times"
-echo "# time: total $(( $(date +%s) - start_all ))s"
+echo "# time: total $(( $(date +%s) - start_all ))s (cpu: $(cpu_use "$cpu_start"))"
 passed=$(grep -c '^ok ' "$build/results.tap")
 failed=$(grep -c '^not ok ' "$build/results.tap")
 echo "$passed passed, $failed failed"
