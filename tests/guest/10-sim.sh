@@ -21,7 +21,7 @@ set_reg() {
 	i2cset -f -y "$BUS" "$1" "$2" "$3"
 }
 samples_at_least() {
-	[ "$(counter 5c samples)" -ge "$1" ]
+	counter_reached 5c samples "$1"
 }
 # run_for DR_CTRL1 SECONDS: power up with CTRL_REG1 value, wait, power down
 run_for() {

@@ -61,8 +61,7 @@ echo 0 > "$D/in_pressure1_reference_raw"
 check_eq "pressure still 65535 unsigned" 65535 "$(cat "$D/in_pressure_raw")"
 
 # ---- after autosuspend: powered down, DIFF_EN off ----
-ctrl1_is() { [ "$(regval 5c 0x20)" = "$1" ]; }
-check_true "autosuspend: CTRL_REG1 back to 0x34" wait_for 4 ctrl1_is 0x34
+check_true "autosuspend: CTRL_REG1 back to 0x34" wait_for 4 reg_is 5c 0x20 0x34
 
 echo $A > "$SIM"/delete_device
 rmmod lps001wp

@@ -42,7 +42,7 @@ check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
 # ---- rising: REF_P - P = 300 > 200 ----
 listen rising 4000
 echo 16512 > "$D/in_pressure1_reference_raw"
-check_true "DELTA 300 > 200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
+check_true "DELTA 300 > 200: INT1 fires" wait_for 3 counter_reached 5c irqs_int1 2
 check_true "the IRQ thread read INT_SRC" test "$(counter 5c read_0x35)" -ge 1
 check_true "and acknowledged with INT_ACK" test "$(counter 5c read_0x36)" -ge 1
 wait "$LISTENER"
@@ -51,7 +51,8 @@ check_eq "user space gets the event: in_pressure1 thresh rising" \
 # runtime PM's own account of the active time grows past twice the
 # autosuspend delay with the chip still powered: no suspend came
 active_past() {
-	[ "$(cat "$PWR"/runtime_active_time)" -ge "$1" ] && [ $(( $(regval 5c 0x20) & 0x40 )) = 64 ]
+	read -r ap_t < "$PWR"/runtime_active_time && [ "$ap_t" -ge "$1" ] &&
+		field "$SIM/5c/regs" 0x20 && [ $(( FIELD & 0x40 )) = 64 ]
 }
 check_true "enabled events keep the chip powered" wait_for 5 active_past \
 	$(( $(cat "$PWR"/runtime_active_time) + 2 * $(cat "$PWR"/autosuspend_delay_ms) ))
@@ -73,7 +74,7 @@ echo 0 > "$SIM"/5c/counters
 listen falling 4000
 check_eq "enable falling" 0 "$(write_errno "$E/in_pressure1_thresh_falling_en" 1)"
 check_eq "INT_CFG = LIR | PH_E" 0x05 "$(regval 5c 0x34)"
-check_true "DELTA -300 < -200: INT1 fires" wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 2"
+check_true "DELTA -300 < -200: INT1 fires" wait_for 3 counter_reached 5c irqs_int1 2
 wait "$LISTENER"
 check_eq "user space gets the event: in_pressure1 thresh falling" \
 	"type=pressure channel=1 evtype=thresh dir=falling" "$(tail -n1 /tmp/ev.falling)"

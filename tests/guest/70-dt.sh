@@ -34,7 +34,7 @@ clients() {
 	echo
 }
 irqs_at_least() {
-	[ "$(counter "$1" irqs_int1)" -ge "$2" ]
+	counter_reached "$1" irqs_int1 "$2"
 }
 bound_to_lps001wp() {
 	[ "$(basename "$(readlink "$1/driver")")" = lps001wp ]

@@ -92,11 +92,10 @@ check_eq "INT_SRC PL|PH with only rising enabled: one rising event, no falling" 
 # A latch the IRQ thread could not clear is cleared when events go off:
 # the thread's INT_SRC read (the chip's only traffic while events hold it
 # powered) fails before the fault is cleared
-transfers_from() { [ "$(counter 5c transfers)" -ge "$1" ]; }
 echo 0 > "$SIM"/5c/counters
 echo "eio_every 1" > "$SIM"/5c/fault
 echo "0x35 0x06" > "$SIM"/5c/regs
-check_true "the IRQ thread's read of the latch fails" wait_for 5 transfers_from 1
+check_true "the IRQ thread's read of the latch fails" wait_for 5 counter_reached 5c transfers 1
 echo clear > "$SIM"/5c/fault
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 check_eq "events off: the latch is acknowledged (INT_SRC 0)" 0x00 "$(regval 5c 0x35)"

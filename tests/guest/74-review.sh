@@ -83,11 +83,11 @@ echo 0 > "$SIM"/5c/counters
 i=0
 while [ $i -lt 4 ]; do
 	echo 1 > "$E/in_pressure1_thresh_rising_en"
-	wait_for 3 sh -c "test \$(awk '\$1 == \"irqs_int1\" { print \$2 }' $SIM/5c/counters) -ge 1"
+	wait_for 3 counter_reached 5c irqs_int1 1
 	echo "delay_us 100000" > "$SIM"/5c/fault
 	echo 0 > "$E/in_pressure1_thresh_rising_en" &
 	off=$!
-	wait_for 5 sh -c "awk '\$1 == \"0x34\" && \$2 == \"0x04\" { f = 1 } END { exit !f }' $SIM/5c/regs"
+	wait_for 5 reg_is 5c 0x34 0x04
 	listen late$i 1500
 	wait "$off"
 	wait "$LISTENER"
@@ -113,7 +113,7 @@ enable_waiting() {
 	rm -f /tmp/enable.done
 	echo 0 > "$SIM"/5c/counters
 	( echo 1 > "$2"; touch /tmp/enable.done ) 2>/dev/null &
-	wait_for 3 sh -c "test \$(awk '\$1 == \"read_0x27\" { print \$2 }' $SIM/5c/counters) -ge 7"
+	wait_for 3 counter_reached 5c read_0x27 7
 	cat "$D/in_pressure1_reference_raw" > /dev/null
 	check_false "4: the reference answers while $1 waits for a sample" test -e /tmp/enable.done
 	wait

@@ -67,20 +67,24 @@ check_false() {
 }
 
 # write_errno FILE VALUE: writes VALUE and a newline (echo: busybox's printf
-# reports no error text); prints 0, the errno name, or ERR:<text>.
+# reports no error text); prints 0, the errno name, or ERR:<text>, and sets
+# WERR to it: a loop that calls it without $(...) forks nothing.
 write_errno() {
-	if err=$( { echo "$2" > "$1"; } 2>&1 ); then echo 0; else
-		case "$err" in
-		*"Invalid argument"*) echo EINVAL ;;
-		*"busy"*) echo EBUSY ;;
-		*"Input/output error"*) echo EIO ;;
-		*"No such device or address"*) echo ENXIO ;;
-		*"No such device"*) echo ENODEV ;;
-		*"No such file"*) echo ENOENT ;;
-		*"timed out"*) echo ETIMEDOUT ;;
-		*) echo "ERR:$err" ;;
+	if { echo "$2" > "$1"; } 2> /tmp/write.err; then WERR=0; else
+		we_t=
+		while read -r we_l; do we_t="$we_t$we_l"; done < /tmp/write.err
+		case "$we_t" in
+		*"Invalid argument"*) WERR=EINVAL ;;
+		*"busy"*) WERR=EBUSY ;;
+		*"Input/output error"*) WERR=EIO ;;
+		*"No such device or address"*) WERR=ENXIO ;;
+		*"No such device"*) WERR=ENODEV ;;
+		*"No such file"*) WERR=ENOENT ;;
+		*"timed out"*) WERR=ETIMEDOUT ;;
+		*) WERR="ERR:$we_t" ;;
 		esac
 	fi
+	echo "$WERR"
 }
 
 # read_errno FILE: one read(2) of FILE; the content, or ERR:<message> when it
@@ -92,15 +96,37 @@ read_errno() {
 	fi
 }
 
+# field FILE KEY: sets FIELD to the second word of FILE's line whose first
+# word is KEY; fails when there is none. Shell builtins only: in a TCG guest
+# with the debug kernel a fork and exec cost more than the read they serve,
+# and polling loops (wait_for) call this ten times a second.
+field() {
+	FIELD=
+	while read -r f_k f_v _; do
+		[ "$f_k" = "$2" ] && { FIELD=$f_v; return 0; }
+	done < "$1"
+	return 1
+}
+
 # regval CHIP REG: a register of the simulated chip (CHIP = 5c, of-5d, ...),
 # read from its debugfs dump, which has no side effects.
 regval() {
-	awk -v r="$2" '$1 == r { print $2 }' "$SIM/$1/regs"
+	field "$SIM/$1/regs" "$2" && echo "$FIELD"
 }
 
 # counter CHIP NAME: one of the simulated chip's counters.
 counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM/$1/counters"
+	field "$SIM/$1/counters" "$2" && echo "$FIELD"
+}
+
+# counter_reached CHIP NAME N: that counter is at N or more (no fork).
+counter_reached() {
+	field "$SIM/$1/counters" "$2" && [ "$FIELD" -ge "$3" ]
+}
+
+# reg_is CHIP REG VALUE: that register holds VALUE, as regs prints it (no fork).
+reg_is() {
+	field "$SIM/$1/regs" "$2" && [ "$FIELD" = "$3" ]
 }
 
 # hold_on / let_go: runtime PM of the device whose power directory is $PWR.
@@ -119,7 +145,7 @@ let_go() {
 
 # powered_down [CHIP]: CTRL_REG1 PD clear (default chip 5c).
 powered_down() {
-	[ $(( $(regval "${1:-5c}" 0x20) & 0x40 )) = 0 ]
+	field "$SIM/${1:-5c}/regs" 0x20 && [ $(( FIELD & 0x40 )) = 0 ]
 }
 
 # scans N BYTES: N scans of BYTES bytes from device $D's character device,
@@ -162,12 +188,21 @@ listen() {
 	wait_for 2 grep -q listening "/tmp/ev.$1"
 }
 
+# nap SECONDS: sleeps without a fork (sleep is no builtin of busybox sh):
+# a read with a timeout on a FIFO that nobody writes. Fractions work.
+nap() {
+	[ -p /tmp/nap ] || mkfifo /tmp/nap
+	# shellcheck disable=SC3045 # busybox sh has read -t
+	read -r -t "$1" _ <> /tmp/nap
+	return 0
+}
+
 # wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s; fails on timeout.
 wait_for() {
 	n=$(( $1 * 10 )); shift
 	while [ "$n" -gt 0 ]; do
 		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
+		nap 0.1
 		n=$(( n - 1 ))
 	done
 	return 1
@@ -238,7 +273,7 @@ scan_times() {
 # samples from now: a sample of what was just set has reached the outputs
 wait_samples() {
 	ws_until=$(( $(counter "${2:-5c}" samples) + $1 ))
-	wait_for 5 sh -c "[ \$(awk '\$1 == \"samples\" { print \$2 }' $SIM/${2:-5c}/counters) -ge $ws_until ]"
+	wait_for 5 counter_reached "${2:-5c}" samples "$ws_until"
 }
 
 # rate_matches PERIOD_MS TOLERANCE: the samples counted since the chip's
