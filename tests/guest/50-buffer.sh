@@ -41,7 +41,6 @@ check_true "timestamps increase" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { e
 # builtins, so no fork lies between them; still, a burst in flight and a
 # scan the trigger thread pushes in between may each be counted on one
 # side only. A driver reading twice per scan doubles the bursts.
-
 read -r q0 < "$D/buffer/data_available"
 echo 0 > "$SIM"/5c/counters
 wait_for 5 counter_reached 5c read_0x27 8

@@ -38,19 +38,19 @@ snap() {
 		fi
 	done
 }
-# try FILE EXPECTED_ERRNOS STATE VALUE...: each VALUE must fail with one of
-# EXPECTED_ERRNOS (a |-list) and leave the state (snap STATE) unchanged.
+# try FILE EXPECTED_ERRNOS WHAT VALUE...: each VALUE must fail with one of
+# EXPECTED_ERRNOS (a |-list) and leave snap WHAT (a list) unchanged.
 try() {
 	file=$1 expect=$2 state=$3
 	shift 3
 	for v in "$@"; do
-		# shellcheck disable=SC2086 # STATE is a list
+		# shellcheck disable=SC2086 # $state: files and "regs", one word each
 		snap $state
 		before=$STATE
 		write_errno "$file" "$v" > /dev/null
 		e=$WERR
 		case "$e" in ERR:*"out of range"*) e=ERANGE ;; esac
-		# shellcheck disable=SC2086 # STATE is a list
+		# shellcheck disable=SC2086 # $state: files and "regs", one word each
 		snap $state
 		after=$STATE
 		total=$((total + 1))
