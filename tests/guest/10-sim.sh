@@ -20,9 +20,6 @@ get() {
 set_reg() {
 	i2cset -f -y "$BUS" "$1" "$2" "$3"
 }
-samples_at_least() {
-	counter_reached 5c samples "$1"
-}
 # run_for DR_CTRL1 SECONDS: power up with CTRL_REG1 value, wait, power down
 run_for() {
 	set_reg $A 0x20 "$1"
@@ -67,7 +64,7 @@ echo "const 16212 1600" > "$SIM"/5c/stimulus
 check_eq "stimulus reads back" "const 16212 1600" "$(cat "$SIM"/5c/stimulus)"
 check_eq "no data right after PD 0->1 (first sample one period later)" 0x00 \
 	"$(xfer w2@$A 0x20 0x74 w1@$A 0x27 r1)"
-check_true "12.5 Hz: a sample within 2 s" wait_for 2 samples_at_least 2
+check_true "12.5 Hz: a sample within 2 s" wait_for 2 counter_reached 5c samples 2
 st=$(get $A 0x27)
 check_eq "STATUS P_DA set after a period" 2 $(( st & 2 ))
 set_reg $A 0x20 0x00

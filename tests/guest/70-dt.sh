@@ -33,9 +33,6 @@ clients() {
 	done
 	echo
 }
-irqs_at_least() {
-	counter_reached "$1" irqs_int1 "$2"
-}
 bound_to_lps001wp() {
 	[ "$(basename "$(readlink "$1/driver")")" = lps001wp ]
 }
@@ -66,7 +63,7 @@ run_dt_trigger() {
 	echo 16 > "$D/buffer/length"
 	echo 0 > "$SIM/$chip/counters"
 	check_eq "$lbl: buffer enable" 0 "$(write_errno "$D/buffer/enable" 1)"
-	check_true "$lbl: INT1 edges delivered (irqs_int1 >= 3)" wait_for 5 irqs_at_least "$chip" 3
+	check_true "$lbl: INT1 edges delivered (irqs_int1 >= 3)" wait_for 5 counter_reached "$chip" irqs_int1 3
 
 	r3=$(regval "$chip" 0x22)
 	note "CTRL_REG3 $r3"
