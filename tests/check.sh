@@ -26,6 +26,10 @@
 # busy and idle CPU time over the run and a final "N passed, N failed".
 # Exits non-zero on any failure, kernel splat or timeout.
 set -uo pipefail
+# Started as `make -C DIR check` (or with -j), the outer make's MAKEFLAGS
+# (w: print the directory; a jobserver) would reach every make the stages
+# run and change what they print; each stage gives its own flags.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BENCH_BUILD:-$root/build}
