@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * STMicroelectronics LPS001WP pressure sensor (I2C 0x5c or 0x5d): pressure,
- * temperature and DELTA, the difference to a reference pressure, whose
- * threshold unit drives the interrupt pad INT1. The chip only converts
- * continuously: a one-shot read starts it, autosuspend stops it.
+ * temperature and DELTA = REF_P - P, whose threshold unit drives INT1. The
+ * chip only converts continuously: a read starts it, autosuspend stops it.
  * Datasheet: https://www.st.com/resource/en/datasheet/lps001wp.pdf
  */
 
 #include <linux/atomic.h>
 #include <linux/bitfield.h>
+#include <linux/bitops.h>
 #include <linux/cleanup.h>
 #include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/devm-helpers.h>
+#include <linux/err.h>
 #include <linux/i2c.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
 #include <linux/irq.h>
+#include <linux/kstrtox.h>
 #include <linux/ktime.h>
+#include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pm_runtime.h>
@@ -23,6 +28,7 @@
 #include <linux/regmap.h>
 #include <linux/regulator/consumer.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include <linux/iio/buffer.h>
 #include <linux/iio/events.h>
@@ -42,9 +48,10 @@
 /* Bus attempts of one interrupt pass, spread over about a 12.5 Hz period */
 #define LPS001WP_IRQ_TRIES		8
 #define LPS001WP_IRQ_RETRY_US		10000
+/* Then a pass again this much later, until the bus answers */
+#define LPS001WP_RECHECK_MS			1000
 
 #define LPS001WP_EVENT(dir) IIO_UNMOD_EVENT_CODE(IIO_PRESSURE, 1, IIO_EV_TYPE_THRESH, dir)
-/* Enables exist for rising and falling only */
 #define LPS001WP_EVENT_BIT(dir) ((dir) == IIO_EV_DIR_RISING ? LPS001WP_INT_PL : LPS001WP_INT_PH)
 
 static bool lps001wp_readable_reg(struct device *dev, unsigned int reg)
@@ -111,8 +118,10 @@ struct lps001wp_data {
 	u8 events_enabled;		/* LPS001WP_INT_PL | LPS001WP_INT_PH */
 	bool discard_pending;		/* the outputs may predate the setup */
 	bool first_sample_pending;
-	bool regs_lost;			/* replay all registers at resume */
+	bool regs_lost;			/* replay all at the next start or resume */
+	bool check_pending;		/* a read failed: were the registers lost? */
 	ktime_t powered_up;
+	struct delayed_work irq_recheck;
 	/* From the INT1 thread to the own trigger's handler, which it runs */
 	struct lps001wp_burst drdy_burst;
 	s64 drdy_timestamp;
@@ -153,13 +162,9 @@ static void lps001wp_timing(unsigned int dr, unsigned int *period_us, unsigned i
 		      (dr == LPS001WP_DR_11 ? *period_us : USEC_PER_SEC);
 }
 
-/*
- * Callers hold data->lock. regmap caches a write before the bus sees it: a
- * failed one puts the value before it back in the cache, which alone knows
- * the rest of the register, and all is written again at the next power-up.
- */
-static int lps001wp_write(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
-			  unsigned int val, size_t len)
+/* An update with rollback: the cache alone knows the rest of the register; caller locks */
+static int lps001wp_update(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
+			   unsigned int val, size_t len)
 {
 	__le16 old = 0, new;
 	int ret;
@@ -188,6 +193,8 @@ static int lps001wp_read_burst(struct lps001wp_data *data, struct lps001wp_burst
 {
 	int ret = regmap_bulk_read(data->regmap, LPS001WP_REG_STATUS, burst, sizeof(*burst));
 
+	/* Maybe a supply dip: the next start checks */
+	data->check_pending |= ret;
 	if (ret)
 		dev_err_ratelimited(data->dev, "output read failed: %d\n", ret);
 	return ret;
@@ -206,19 +213,40 @@ static u8 lps001wp_ctrl3(const struct lps001wp_data *data)
 
 static int lps001wp_route(struct lps001wp_data *data)
 {
-	return lps001wp_write(data, LPS001WP_REG_CTRL3, 0xff, lps001wp_ctrl3(data), 1);
+	return lps001wp_update(data, LPS001WP_REG_CTRL3, 0xff, lps001wp_ctrl3(data), 1);
 }
 
-static int lps001wp_replay(struct lps001wp_data *data)
+/*
+ * A supply loss resets INT_CFG (LIR set from probe on, spec §3.7) and PD: all
+ * is written again, from a stopped chip. Checked at resume, after a failed read.
+ */
+static int lps001wp_restore(struct lps001wp_data *data, bool check)
 {
-	int ret;
+	unsigned int int_cfg, chip_int_cfg;
+	int ret = 0;
 
+	if (check && !data->regs_lost) {
+		ret = regmap_read(data->regmap, LPS001WP_REG_INT_CFG, &int_cfg);
+		regcache_cache_bypass(data->regmap, true);
+		ret = ret ?: regmap_read(data->regmap, LPS001WP_REG_INT_CFG, &chip_int_cfg);
+		regcache_cache_bypass(data->regmap, false);
+		if (ret)
+			return ret;
+		data->check_pending = false;
+		if (chip_int_cfg != int_cfg) {
+			dev_warn(data->dev, "registers lost (INT_CFG 0x%02x), restoring\n",
+				 chip_int_cfg);
+			data->regs_lost = true;
+			regcache_cache_only(data->regmap, true);
+			regmap_update_bits(data->regmap, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_PD, 0);
+			regcache_cache_only(data->regmap, false);
+		}
+	}
 	if (!data->regs_lost)
 		return 0;
 	regcache_mark_dirty(data->regmap);
 	ret = regcache_sync(data->regmap);
-	if (!ret)
-		data->regs_lost = false;
+	data->regs_lost = !!ret;
 	return ret;
 }
 
@@ -228,13 +256,13 @@ static int lps001wp_start(struct lps001wp_data *data, bool delta)
 	unsigned int ctrl1, bits = LPS001WP_CTRL1_PD | (delta ? LPS001WP_CTRL1_DIFF_EN : 0);
 	int ret;
 
-	ret = lps001wp_replay(data);
+	ret = lps001wp_restore(data, data->check_pending);
 	if (ret)
 		goto err;
 	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 	if (ret || (ctrl1 & bits) == bits)
 		return ret;
-	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, bits, bits, 1);
+	ret = lps001wp_update(data, LPS001WP_REG_CTRL1, bits, bits, 1);
 	if (ret)
 		goto err;
 	/* What the outputs hold predates the power-up, or has no DELTA */
@@ -249,16 +277,17 @@ err:
 	return ret;
 }
 
-/* Trusted data-ready bits: the first sample after power-up needs an overrun (4 bits up) */
+/* Trusted data-ready bits: the first sample after power-up needs an overrun */
 static unsigned int lps001wp_valid_da(struct lps001wp_data *data,
 				      const struct lps001wp_burst *burst)
 {
 	unsigned int da = burst->status & (LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA);
+	unsigned int or = FIELD_PREP(LPS001WP_STATUS_P_OR | LPS001WP_STATUS_T_OR, da);
 
 	if (!da || !data->first_sample_pending)
 		return da;
 	data->first_sample_pending = false;
-	if ((burst->status & (da << 4)) == da << 4)
+	if ((burst->status & or) == or)
 		return da;
 	dev_dbg(data->dev, "first sample after power-up dropped\n");
 	return 0;
@@ -288,11 +317,7 @@ static int lps001wp_take_sample(struct lps001wp_data *data, unsigned int want,
 	return *seen == want;
 }
 
-/*
- * A sample of every channel in @want made with the present setup: one that
- * may predate it is dropped and polling starts when the next is due. The
- * lock is held per bus access only.
- */
+/* A sample of each channel in @want made with the present setup; locked per access */
 static int lps001wp_wait_sample(struct lps001wp_data *data, unsigned int want,
 				struct lps001wp_burst *burst)
 {
@@ -436,8 +461,8 @@ static int lps001wp_write_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 	if (!iio_device_claim_direct(indio_dev))
 		return -EBUSY;
 	scoped_guard(mutex, &data->lock)
-		ret = lps001wp_write(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_DR,
-				     FIELD_PREP(LPS001WP_CTRL1_DR, lps001wp_odr_dr[i]), 1);
+		ret = lps001wp_update(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_DR,
+				      FIELD_PREP(LPS001WP_CTRL1_DR, lps001wp_odr_dr[i]), 1);
 	iio_device_release_direct(indio_dev);
 	return ret;
 }
@@ -455,7 +480,7 @@ static int lps001wp_read_label(struct iio_dev *indio_dev, const struct iio_chan_
 /* REF_P or THS_P, from the cache */
 static int lps001wp_read_pair(struct lps001wp_data *data, unsigned int reg, int *val)
 {
-	__le16 raw;
+	__le16 raw = 0;
 	int ret;
 
 	scoped_guard(mutex, &data->lock)
@@ -485,7 +510,7 @@ static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev, uintptr_t pri
 		return -EINVAL;
 
 	guard(mutex)(&data->lock);
-	ret = lps001wp_write(data, LPS001WP_REG_REF_P_L, U16_MAX, ref, 2);
+	ret = lps001wp_update(data, LPS001WP_REG_REF_P_L, U16_MAX, ref, 2);
 	/* A waiting sample's DELTA used the old reference */
 	data->discard_pending = true;
 	return ret ?: len;
@@ -507,9 +532,8 @@ static const struct iio_chan_spec_ext_info lps001wp_delta_ext_info[] = {
 	{ }
 };
 
-#define LPS001WP_CHAN(_type, _scan, _sign, _reg)				\
+#define LPS001WP_CHAN(_type, _scan, _sign)					\
 	.type = _type,								\
-	.address = _reg,							\
 	.info_mask_separate = BIT(IIO_CHAN_INFO_RAW),				\
 	.info_mask_shared_by_type = BIT(IIO_CHAN_INFO_SCALE),			\
 	.info_mask_shared_by_all = BIT(IIO_CHAN_INFO_SAMP_FREQ),		\
@@ -518,10 +542,10 @@ static const struct iio_chan_spec_ext_info lps001wp_delta_ext_info[] = {
 	.scan_type = { .sign = _sign, .realbits = 16, .storagebits = 16, .endianness = IIO_LE }
 
 static const struct iio_chan_spec lps001wp_channels[] = {
-	{ LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_PRESSURE, 'u', LPS001WP_REG_PRESS_OUT_L) },
-	{ LPS001WP_CHAN(IIO_TEMP, LPS001WP_TEMP, 's', LPS001WP_REG_TEMP_OUT_L) },
+	{ LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_PRESSURE, 'u') },
+	{ LPS001WP_CHAN(IIO_TEMP, LPS001WP_TEMP, 's') },
 	{
-		LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_DELTA, 's', LPS001WP_REG_DELTA_L),
+		LPS001WP_CHAN(IIO_PRESSURE, LPS001WP_DELTA, 's'),
 		.indexed = 1,
 		.channel = 1,
 		.ext_info = lps001wp_delta_ext_info,
@@ -546,9 +570,9 @@ static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
 	unsigned int dummy;
 	int ret;
 
-	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0xff, LPS001WP_INT_CFG_LIR | enabled, 1);
-	/* A latch from before would fire at once, or hold the pad for a direction going off */
-	if (!ret)
+	ret = lps001wp_update(data, LPS001WP_REG_INT_CFG, 0xff, LPS001WP_INT_CFG_LIR | enabled, 1);
+	/* A latch from before events were on would fire; one from while on is the thread's */
+	if (!ret && (!old || !enabled) && old != enabled)
 		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
 	if (ret)
 		return ret;
@@ -616,7 +640,7 @@ static int lps001wp_write_event_value(struct iio_dev *indio_dev, const struct ii
 		return -EINVAL;
 
 	guard(mutex)(&data->lock);
-	return lps001wp_write(data, LPS001WP_REG_THS_P_L, U16_MAX, val, 2);
+	return lps001wp_update(data, LPS001WP_REG_THS_P_L, U16_MAX, val, 2);
 }
 
 static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev, unsigned int reg,
@@ -631,7 +655,7 @@ static int lps001wp_debugfs_reg_access(struct iio_dev *indio_dev, unsigned int r
 	guard(mutex)(&data->lock);
 	if (readval)
 		return regmap_read(data->regmap, reg, readval);
-	return lps001wp_write(data, reg, 0xff, writeval, 1);
+	return lps001wp_update(data, reg, 0xff, writeval, 1);
 }
 
 static const struct iio_info lps001wp_info = {
@@ -701,7 +725,7 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 		}
 	}
 
-	/* Packed here: 6.1 never frees the demux tables of a removed device */
+	/* Packed here: the core's demux tables outlive an unbind on some kernels */
 	if (valid) {
 		memset(data->scan.chans, 0, sizeof(data->scan.chans));
 		for (i = 0; i < ARRAY_SIZE(burst.out); i++)
@@ -728,13 +752,12 @@ static int lps001wp_drdy_set_state(struct iio_trigger *trig, bool state)
 	if (ret && state) {
 		data->drdy_enabled = false;
 		lps001wp_route(data);
+		return ret;
 	}
-	/* 6.1 leaves the poll function attached after a failed disable; the thread ignores DRDY */
-	if (ret && !state) {
-		dev_err(data->dev, "data-ready routing off failed: %d\n", ret);
-		return 0;
-	}
-	return ret;
+	/* Off cannot fail (the core keeps the poll function): the INT1 thread routes again */
+	if (ret)
+		schedule_delayed_work(&data->irq_recheck, msecs_to_jiffies(LPS001WP_RECHECK_MS));
+	return 0;
 }
 
 static const struct iio_trigger_ops lps001wp_trigger_ops = {
@@ -755,23 +778,33 @@ static irqreturn_t lps001wp_irq_handler(int irq, void *private)
 static int lps001wp_irq_pass(struct iio_dev *indio_dev, s64 timestamp, bool *handled, bool *sample)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
-	unsigned int src = 0, dummy;
+	unsigned int src = 0, status = LPS001WP_STATUS_P_OR, ctrl3, dummy;
 	int ret;
 
-	if (data->events_enabled) {
+	/* A routing change that failed (data-ready off) may leave DRDY on the pad */
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL3, &ctrl3);
+	if (!ret && ctrl3 != lps001wp_ctrl3(data))
+		ret = lps001wp_route(data);
+	if (!ret && data->events_enabled) {
 		ret = regmap_read(data->regmap, LPS001WP_REG_INT_SRC, &src);
+		/* The first sample after power-up is compared too: no overrun with its latch */
+		if (!ret && src & LPS001WP_INT_SRC_IA && data->first_sample_pending)
+			ret = regmap_read(data->regmap, LPS001WP_REG_STATUS, &status);
 		if (!ret && src & LPS001WP_INT_SRC_IA)
 			ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
-		if (ret) {
-			dev_err_ratelimited(data->dev, "threshold latch read failed: %d\n", ret);
-			return ret;
-		}
+	}
+	if (ret) {
+		dev_err_ratelimited(data->dev, "INT1 source read failed: %d\n", ret);
+		return ret;
 	}
 	if (src & LPS001WP_INT_SRC_IA) {
 		*handled = true;
-		if (src & data->events_enabled & LPS001WP_INT_PL)
+		/* The data-ready burst decides for the stream */
+		data->first_sample_pending &= data->drdy_enabled;
+		src &= status & LPS001WP_STATUS_P_OR ? data->events_enabled : 0;
+		if (src & LPS001WP_INT_PL)
 			iio_push_event(indio_dev, LPS001WP_EVENT(IIO_EV_DIR_RISING), timestamp);
-		if (src & data->events_enabled & LPS001WP_INT_PH)
+		if (src & LPS001WP_INT_PH)
 			iio_push_event(indio_dev, LPS001WP_EVENT(IIO_EV_DIR_FALLING), timestamp);
 	}
 	if (!data->drdy_enabled)
@@ -779,19 +812,25 @@ static int lps001wp_irq_pass(struct iio_dev *indio_dev, s64 timestamp, bool *han
 
 	/* Reading the sample lowers DRDY; the next one raises it again */
 	ret = lps001wp_read_burst(data, &data->drdy_burst);
-	if (!ret && lps001wp_valid_da(data, &data->drdy_burst) & LPS001WP_STATUS_P_DA) {
+	if (ret)
+		return ret;
+	*handled |= data->drdy_burst.status & LPS001WP_STATUS_P_DA;
+	if (lps001wp_valid_da(data, &data->drdy_burst) & LPS001WP_STATUS_P_DA) {
 		data->drdy_timestamp = timestamp;
 		*sample = true;
-		*handled = true;
 	}
-	return ret;
+	return 0;
 }
 
-/*
- * An edge line brings no new edge while the pad stays asserted: a failed
- * pass is retried a few times. A dead bus ends it, and on a level line the
- * spurious-IRQ detector sees IRQ_NONE.
- */
+/* A pass again later: an edge line brings none while the pad stays asserted */
+static void lps001wp_irq_recheck(struct work_struct *work)
+{
+	struct lps001wp_data *data = container_of(work, struct lps001wp_data, irq_recheck.work);
+
+	irq_wake_thread(data->irq, dev_get_drvdata(data->dev));
+}
+
+/* A failed pass is retried until the bus answers; a level line's detector sees IRQ_NONE */
 static irqreturn_t lps001wp_irq_thread(int irq, void *private)
 {
 	struct iio_dev *indio_dev = private;
@@ -811,6 +850,8 @@ static irqreturn_t lps001wp_irq_thread(int irq, void *private)
 			break;
 		usleep_range(LPS001WP_IRQ_RETRY_US, LPS001WP_IRQ_RETRY_US * 5 / 4);
 	}
+	if (ret)
+		schedule_delayed_work(&data->irq_recheck, msecs_to_jiffies(LPS001WP_RECHECK_MS));
 	return handled ? IRQ_HANDLED : IRQ_NONE;
 }
 
@@ -820,8 +861,8 @@ static int lps001wp_runtime_suspend(struct device *dev)
 	int ret;
 
 	guard(mutex)(&data->lock);
-	ret = lps001wp_write(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN,
-			     0, 1);
+	ret = lps001wp_update(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN,
+			      0, 1);
 	if (ret) {
 		dev_err_ratelimited(dev, "power down failed: %d\n", ret);
 		/* Keeps runtime PM usable; an autosuspend retries once last_busy moved */
@@ -831,34 +872,19 @@ static int lps001wp_runtime_suspend(struct device *dev)
 	return 0;
 }
 
-/*
- * Power-down keeps the registers, a supply loss resets them: CTRL_REG1 (BDU
- * set, reset value 0) tells whether to write them all again. Conversions
- * start with the first user, or here for a running buffer or events.
- */
+/* Conversions start with the first user, or here for a running buffer or events */
 static int lps001wp_runtime_resume(struct device *dev)
 {
 	struct iio_dev *indio_dev = dev_get_drvdata(dev);
 	struct lps001wp_data *data = iio_priv(indio_dev);
-	unsigned int ctrl1, chip_ctrl1;
+	struct lps001wp_burst burst;
 	int ret;
 
 	guard(mutex)(&data->lock);
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
-	if (!ret && !data->regs_lost) {
-		regcache_cache_bypass(data->regmap, true);
-		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &chip_ctrl1);
-		regcache_cache_bypass(data->regmap, false);
-		if (!ret && chip_ctrl1 != ctrl1) {
-			dev_warn(dev, "registers lost while powered down (CTRL_REG1 0x%02x), restoring\n",
-				 chip_ctrl1);
-			data->regs_lost = true;
-		}
-	}
-	if (!ret)
-		ret = lps001wp_replay(data);
+	ret = lps001wp_restore(data, true);
+	/* Data-ready bits (and DRDY, whose edge would not come) predating the sleep */
 	if (!ret && (iio_buffer_enabled(indio_dev) || data->events_enabled))
-		ret = lps001wp_start(data, true);
+		ret = lps001wp_start(data, true) ?: lps001wp_read_burst(data, &burst);
 	if (ret) {
 		/* Replay all at the next try, also what this one wrote */
 		data->regs_lost = true;
@@ -885,32 +911,10 @@ static const struct dev_pm_ops lps001wp_pm_ops = {
 	RUNTIME_PM_OPS(lps001wp_runtime_suspend, lps001wp_runtime_resume, NULL)
 };
 
-static int lps001wp_check_id(struct lps001wp_data *data)
-{
-	static const struct {
-		u8 who_am_i;
-		const char *part;
-	} others[] = { { 0xbb, "LPS331AP" }, { 0xbd, "LPS25H" }, { 0xb1, "LPS22HB" } };
-	const char *part = "unknown";
-	unsigned int who_am_i, i;
-	int ret;
-
-	ret = regmap_read(data->regmap, LPS001WP_REG_WHO_AM_I, &who_am_i);
-	if (ret)
-		return dev_err_probe(data->dev, ret, "WHO_AM_I read failed\n");
-	if (who_am_i == LPS001WP_WHO_AM_I_VALUE)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(others); i++)
-		if (others[i].who_am_i == who_am_i)
-			part = others[i].part;
-	return dev_err_probe(data->dev, -ENODEV, "%s WHO_AM_I 0x%02x, expected 0x%02x (LPS001WP)\n",
-			     part, who_am_i, LPS001WP_WHO_AM_I_VALUE);
-}
-
 /* Known state, stopped: the chip has no software reset */
 static int lps001wp_chip_init(struct lps001wp_data *data)
 {
-	static const __le16 zero_ref_ths[2];
+	static const u8 ref_ths_cfg[] = { 0, 0, 0, 0, LPS001WP_INT_CFG_LIR };
 	unsigned int dummy;
 	int ret;
 
@@ -919,10 +923,8 @@ static int lps001wp_chip_init(struct lps001wp_data *data)
 	if (!ret)
 		ret = regmap_write(data->regmap, LPS001WP_REG_CTRL3, lps001wp_ctrl3(data));
 	if (!ret)
-		ret = regmap_bulk_write(data->regmap, LPS001WP_REG_REF_P_L, zero_ref_ths,
-					sizeof(zero_ref_ths));
-	if (!ret)
-		ret = regmap_write(data->regmap, LPS001WP_REG_INT_CFG, LPS001WP_INT_CFG_LIR);
+		ret = regmap_bulk_write(data->regmap, LPS001WP_REG_REF_P_L, ref_ths_cfg,
+					sizeof(ref_ths_cfg));
 	if (!ret)
 		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
 	return ret;
@@ -933,12 +935,12 @@ static int lps001wp_get_irq(struct lps001wp_data *data, struct i2c_client *clien
 	struct fwnode_handle *fwnode = dev_fwnode(data->dev);
 	int irq = client->irq, type;
 
-	/* The package's other seven pads are supplies and the bus */
-	if (fwnode_property_match_string(fwnode, "interrupt-names", "int2") >= 0)
-		return dev_err_probe(data->dev, -EINVAL,
-				     "interrupt-names has \"int2\": the LPS001WP has INT1 only\n");
 	/* Without names, the I2C core has resolved the first interrupt */
 	if (fwnode_property_present(fwnode, "interrupt-names")) {
+		/* The package's other seven pads are supplies and the bus */
+		if (fwnode_property_match_string(fwnode, "interrupt-names", "int2") >= 0)
+			return dev_err_probe(data->dev, -EINVAL,
+					     "interrupt-names has \"int2\": the LPS001WP has INT1 only\n");
 		irq = fwnode_irq_get_byname(fwnode, "int1");
 		if (irq < 0)
 			return dev_err_probe(data->dev, irq, "int1 IRQ unusable\n");
@@ -991,8 +993,8 @@ static int lps001wp_setup_irq(struct iio_dev *indio_dev)
 }
 
 /*
- * After unregistration (which leaves events enabled), before the IRQ is
- * freed: return the events' PM reference, leave no pad asserted.
+ * After unregistration (which leaves events enabled), before the IRQ is freed:
+ * events' PM reference back, no pad asserted, the chip stopped even if PM is held.
  */
 static void lps001wp_disarm(void *arg)
 {
@@ -1005,13 +1007,16 @@ static void lps001wp_disarm(void *arg)
 		pm_runtime_put_noidle(data->dev);
 	data->drdy_enabled = false;
 	data->events_enabled = 0;
-	ret = lps001wp_write(data, LPS001WP_REG_INT_CFG, 0xff, 0, 1);
+	ret = lps001wp_update(data, LPS001WP_REG_INT_CFG, 0xff, 0, 1);
 	if (!ret)
 		ret = lps001wp_route(data);
 	if (!ret)
 		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+	if (!ret)
+		ret = lps001wp_update(data, LPS001WP_REG_CTRL1,
+				      LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN, 0, 1);
 	if (ret)
-		dev_warn(data->dev, "interrupt pad not disarmed: %d\n", ret);
+		dev_warn(data->dev, "chip not disarmed: %d\n", ret);
 }
 
 static int lps001wp_probe(struct i2c_client *client)
@@ -1021,6 +1026,7 @@ static int lps001wp_probe(struct i2c_client *client)
 	struct lps001wp_data *data;
 	struct iio_dev *indio_dev;
 	struct iio_chan_spec *chans;
+	unsigned int who_am_i;
 	int ret;
 
 	indio_dev = devm_iio_device_alloc(dev, sizeof(*data));
@@ -1032,6 +1038,9 @@ static int lps001wp_probe(struct i2c_client *client)
 	ret = devm_mutex_init(dev, &data->lock);
 	if (ret)
 		return ret;
+	ret = devm_delayed_work_autocancel(dev, &data->irq_recheck, lps001wp_irq_recheck);
+	if (ret)
+		return ret;
 
 	data->regmap = devm_regmap_init_i2c(client, &lps001wp_regmap_config);
 	if (IS_ERR(data->regmap))
@@ -1041,9 +1050,13 @@ static int lps001wp_probe(struct i2c_client *client)
 		return dev_err_probe(dev, ret, "supplies enable failed\n");
 	fsleep(LPS001WP_TURN_ON_US);
 
-	ret = lps001wp_check_id(data);
-	if (!ret)
-		ret = lps001wp_get_irq(data, client);
+	ret = regmap_read(data->regmap, LPS001WP_REG_WHO_AM_I, &who_am_i);
+	if (ret)
+		return dev_err_probe(dev, ret, "WHO_AM_I read failed\n");
+	if (who_am_i != LPS001WP_WHO_AM_I_VALUE)
+		return dev_err_probe(dev, -ENODEV, "WHO_AM_I 0x%02x, expected 0x%02x\n",
+				     who_am_i, LPS001WP_WHO_AM_I_VALUE);
+	ret = lps001wp_get_irq(data, client);
 	if (ret)
 		return ret;
 	ret = lps001wp_chip_init(data);
@@ -1090,13 +1103,11 @@ static int lps001wp_probe(struct i2c_client *client)
 	ret = devm_iio_device_register(dev, indio_dev);
 	if (ret)
 		return dev_err_probe(dev, ret, "IIO registration failed\n");
-
-	/* Nothing uses the chip yet: suspended now rather than after a delay */
+	/* Nothing uses the chip yet: suspended now, not only once a last_busy expires */
 	pm_runtime_suspend(dev);
 	return 0;
 }
 
-/* Mainline's compatible (st,st-sensors.yaml) binds here unchanged */
 static const struct of_device_id lps001wp_of_match[] = {
 	{ .compatible = "st,lps001wp" },
 	{ .compatible = "st,lps001wp-press" },

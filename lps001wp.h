@@ -2,9 +2,8 @@
 /*
  * STMicroelectronics LPS001WP pressure sensor: register map and the chip
  * behaviour the driver relies on. Only pages 1 and 14 of the datasheet are
- * public; the tags cite Documentation/chip-facts.md ("spec §N"): [C]
- * confirmed by an LPS001WP source, [S] only by the LPS001DL or ST
- * convention, [U] inferred.
+ * public; tags cite Documentation/chip-facts.md ("spec §N"): [C] confirmed by
+ * an LPS001WP source, [S] only by the LPS001DL or ST convention, [U] inferred.
  */
 
 #ifndef _LPS001WP_H_
@@ -62,9 +61,8 @@
 #define LPS001WP_INT_SRC_IA		BIT(2)
 
 /*
- * Uncertain chip facts ([S]/[U], spec §4, §5, §7, §9), which make hwcheck
- * compares with a real chip. The first three are switches the code reads:
- *   make LPS001WP_ASSUME="DELTA_IS_REF_MINUS_P=0 ..."
+ * Uncertain chip facts ([S]/[U], spec §4, §5, §7, §9) that make hwcheck
+ * measures; switches: make LPS001WP_ASSUME="DELTA_IS_REF_MINUS_P=0 ..."
  */
 /* DR 01 = 7 Hz and DR 10 unlisted (ST), or DR 01 = 1 Hz, DR 10 = 7 Hz */
 #ifndef LPS001WP_ASSUME_DR_ST_TABLE
@@ -78,9 +76,6 @@
 #ifndef LPS001WP_ASSUME_FIRST_SAMPLE_VALID
 #define LPS001WP_ASSUME_FIRST_SAMPLE_VALID	0
 #endif
-/* The driver works either way: one burst clears them all */
-#define LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H	1
-#define LPS001WP_ASSUME_INT_ACK_READ_CLEARS	1
 
 /* Kernel compatibility: the current API's names on the kernels before it */
 #if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE

@@ -36,8 +36,9 @@ DRV=lps001wp
 
 # ---- the driver's assumptions: the one table ----
 # fact|macro in lps001wp.h|expected while the macro is defined (and not 0)|otherwise
-# A macro or expectation "-" means the driver makes no assumption there:
-# it works either way (value reported only).
+# A macro "-": the driver has no switch there, the expectation is what it
+# was written for. An expectation "-": it makes no assumption there and
+# works either way (value reported only).
 assumptions() {
 	cat <<'EOF'
 who_am_i|LPS001WP_WHO_AM_I_VALUE|0xba|0xba
@@ -47,13 +48,13 @@ dr00|LPS001WP_ASSUME_DR_ST_TABLE|7/1|7/1
 dr01|LPS001WP_ASSUME_DR_ST_TABLE|7/7|1/1
 dr10|LPS001WP_ASSUME_DR_ST_TABLE|-|7/7
 dr11|LPS001WP_ASSUME_DR_ST_TABLE|12.5/12.5|12.5/12.5
-da_clear|LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H|out_h|status
-bdu|LPS001WP_ASSUME_STATUS_CLEARED_BY_OUT_H|pair|pair
+da_clear|-|out_h|out_h
+bdu|-|pair|pair
 first_sample|LPS001WP_ASSUME_FIRST_SAMPLE_VALID|valid|-
 delta|LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P|ref-p|p-ref
 ths|LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P|strict|strict
-lir|LPS001WP_ASSUME_INT_ACK_READ_CLEARS|latch|ignored
-int_ack_clears|LPS001WP_ASSUME_INT_ACK_READ_CLEARS|yes|no
+lir|-|latch|latch
+int_ack_clears|-|yes|yes
 lpow|-|-|-
 irq_type|-|-|-
 EOF

@@ -70,8 +70,8 @@ preload_chip 0xbb
 dmesg -c > /dev/null
 new_device
 check_false "WHO_AM_I 0xbb: no IIO device" iio_dev lps001wp
-check_true "WHO_AM_I 0xbb: the log names the value and LPS331AP" \
-	sh -c 'dmesg | grep -i lps001wp | grep -i 0xbb | grep -q LPS331AP'
+check_true "WHO_AM_I 0xbb: the log names the value and the expected one" \
+	sh -c 'dmesg | grep -i lps001wp | grep -q "WHO_AM_I 0xbb, expected 0xba"'
 delete_device
 
 rmmod i2c-stub

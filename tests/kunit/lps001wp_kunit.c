@@ -183,15 +183,15 @@ static void lps001wp_test_scan_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ch[0].type, IIO_PRESSURE);
 	KUNIT_EXPECT_EQ(test, ch[0].scan_type.sign, 'u');
 	KUNIT_EXPECT_FALSE(test, ch[0].indexed);
-	KUNIT_EXPECT_EQ(test, ch[0].address, 0x28);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lps001wp_burst, out[ch[0].scan_index]), 0x28 - 0x27);
 	KUNIT_EXPECT_EQ(test, ch[1].type, IIO_TEMP);
 	KUNIT_EXPECT_EQ(test, ch[1].scan_type.sign, 's');
-	KUNIT_EXPECT_EQ(test, ch[1].address, 0x2a);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lps001wp_burst, out[ch[1].scan_index]), 0x2a - 0x27);
 	KUNIT_EXPECT_EQ(test, ch[2].type, IIO_PRESSURE);
 	KUNIT_EXPECT_EQ(test, ch[2].scan_type.sign, 's');
 	KUNIT_EXPECT_TRUE(test, ch[2].indexed);
 	KUNIT_EXPECT_EQ(test, ch[2].channel, 1);
-	KUNIT_EXPECT_EQ(test, ch[2].address, 0x2c);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lps001wp_burst, out[ch[2].scan_index]), 0x2c - 0x27);
 	KUNIT_EXPECT_EQ(test, ch[2].num_event_specs, 3);
 	KUNIT_EXPECT_EQ(test, ch[2].event_spec[2].dir, IIO_EV_DIR_EITHER);
 }

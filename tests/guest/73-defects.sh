@@ -1,0 +1,211 @@
+# shellcheck shell=sh
+# The defects of a maintainer's reading (issue 33, a to i): one block each,
+# named by its letter. Each check failed on the driver before its fix.
+
+plan 20
+A=0x5c
+load_modules
+E=
+REL=/sys/power/pm_test
+
+# supply_loss: the chip's configuration registers back at their reset value
+supply_loss() {
+	for r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
+}
+# suspended: runtime PM has stopped the device
+suspended() {
+	read -r s_st < "$PWR/runtime_status" && [ "$s_st" = suspended ]
+}
+# unhandled: the INT1 line's count of interrupts no handler claimed
+unhandled() {
+	for u_d in /proc/irq/*; do
+		[ -e "$u_d/lps001wp-int1" ] || continue
+		field "$u_d/spurious" unhandled && echo "$FIELD"
+		return 0
+	done
+	echo none
+}
+# unhandled_reached N: that count is at N or more
+unhandled_reached() {
+	ur_n=$(unhandled)
+	[ "$ur_n" != none ] && [ "$ur_n" -ge "$1" ]
+}
+# events_setup: reference 16212, threshold 100, rising on, DELTA 0
+events_setup() {
+	E=$D/events
+	echo "const 16212 1600" > "$SIM"/5c/stimulus
+	echo 16212 > "$D/in_pressure1_reference_raw"
+	echo 100 > "$E/in_pressure1_thresh_either_value"
+	echo 1 > "$E/in_pressure1_thresh_rising_en"
+}
+# the configuration a supply loss resets: DELTA with reference 1234, REF_P,
+# THS_P (300) and INT_CFG (LIR)
+CONFIGURED="-14978 0xd2 0x04 0x2c 0x01 0x04"
+configured() {
+	echo "$(read_errno "$D/in_pressure1_raw") $(regval 5c 0x30) $(regval 5c 0x31) $(regval 5c 0x32) $(regval 5c 0x33) $(regval 5c 0x34)"
+}
+
+# ---- a: a supply loss while the chip converts is seen at the next resume ----
+new_client irq=rising
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$D/events/in_pressure1_thresh_either_value"
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+scans 2 2 > /dev/null
+dmesg -c > /dev/null
+supply_loss
+echo 0 > "$D/buffer/enable"
+check_true "a: stream stopped after the supply loss: suspended" wait_for 4 suspended
+hold_on
+check_eq "a: next read: DELTA, REF_P, THS_P, INT_CFG restored" "$CONFIGURED" "$(configured)"
+let_go
+check_eq "a: and the log says so once" 1 "$(dmesg | grep -c 'registers lost')"
+echo $A > "$SIM"/delete_device
+
+# ---- f: registers lost after faults in a read, its resume or suspend ----
+new_client irq=rising
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$D/events/in_pressure1_thresh_either_value"
+# The loss comes at once after a read that failed (a loss that no fault and
+# no suspend announces is seen at the next resume: a), or once suspended.
+bad=
+failed=0
+for f in "eio_every 2" "eio_every 3" "eio_every 4" "eio_every 5" "nak_every 3"; do
+	for when in now suspended; do
+		wait_for 4 suspended
+		echo "$f" > "$SIM"/5c/fault
+		case $(read_errno "$D/in_pressure_raw") in
+		ERR*) failed=$((failed + 1)) ;;
+		*) when=suspended ;;
+		esac
+		[ "$when" = now ] || wait_for 3 suspended
+		echo clear > "$SIM"/5c/fault
+		[ "$when" = now ] || wait_for 4 suspended
+		supply_loss
+		got=$(configured)
+		[ "$got" = "$CONFIGURED" ] || bad="$bad [$f, loss $when: $got]"
+	done
+done
+note "$failed of 10 reads failed"
+check_eq "f: after faults, then a supply loss, every register restored (10 paths)" "" "$bad"
+check_true "f: the faults made reads fail" test "$failed" -ge 4
+echo $A > "$SIM"/delete_device
+
+# ---- b: an enable that changes nothing swallows no pending event ----
+new_client irq=rising
+events_setup
+listen b 6000
+echo 0 > "$SIM"/5c/counters
+# Each transfer takes 100 ms: the latch comes while the enable holds the lock
+echo "delay_us 100000" > "$SIM"/5c/fault
+echo 1 > "$E/in_pressure1_thresh_rising_en" &
+en=$!
+i=0
+while ! counter_reached 5c transfers 1 && [ $i -lt 30000 ]; do i=$((i + 1)); done
+echo "0x35 0x06" > "$SIM"/5c/regs
+wait $en
+echo clear > "$SIM"/5c/fault
+wait "$LISTENER"
+check_eq "b: enabling rising again while it latches: the event still arrives" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(grep type= /tmp/ev.b)"
+echo $A > "$SIM"/delete_device
+
+# ---- g: events come back after sustained faults in the IRQ thread ----
+new_client irq=rising
+events_setup
+listen g 12000 2
+dmesg -c > /dev/null
+echo "eio_every 2" > "$SIM"/5c/fault
+echo "const 16012 1600" > "$SIM"/5c/stimulus
+check_true "g: the thread's reads fail" wait_for 4 sh -c "dmesg | grep -q 'INT1 source read failed'"
+nap 1	# the faults last a second: no state to wait for
+echo clear > "$SIM"/5c/fault
+check_true "g: the crossing made under faults is reported once they stop" \
+	wait_for 4 grep -q type= /tmp/ev.g
+echo "const 16212 1600" > "$SIM"/5c/stimulus
+wait_samples 2
+echo "const 16012 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "g: and the next crossing raises its own" 2 "$(grep -c dir=rising /tmp/ev.g)"
+echo $A > "$SIM"/delete_device
+
+# ---- e: a failed data-ready routing off does not leave DRDY on the pad ----
+new_client irq=rising
+events_setup
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+scans 2 2 > /dev/null
+echo "eio_every 1" > "$SIM"/5c/fault
+echo 0 > "$D/buffer/enable"
+echo clear > "$SIM"/5c/fault
+check_true "e: INT1 routed to the threshold again (CTRL_REG3 0x03)" wait_for 4 reg_is 5c 0x22 0x03
+listen e 4000
+echo "const 16012 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "e: and a crossing raises an event" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(grep type= /tmp/ev.e)"
+echo $A > "$SIM"/delete_device
+
+# ---- c: no event from the first sample after a system resume ----
+echo first_sample=garbage > "$SIM"/5c/variant
+new_client irq=rising
+echo 7 > "$D/sampling_frequency"
+events_setup
+listen c 4000
+echo devices > $REL
+check_true "c: suspend/resume with events on" sh -c "echo mem > /sys/power/state"
+echo none > $REL
+wait "$LISTENER"
+check_eq "c: the garbage first sample (DELTA 16212) raises no event" "" "$(grep type= /tmp/ev.c)"
+listen c2 4000
+echo "const 16012 1600" > "$SIM"/5c/stimulus
+wait "$LISTENER"
+check_eq "c: a real crossing afterwards does" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(grep type= /tmp/ev.c2)"
+echo $A > "$SIM"/delete_device
+
+# ---- i: a data-ready pass that drops the first sample still handled it ----
+new_client irq=rising
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+scans 2 2 > /dev/null
+before=$(unhandled)
+echo devices > $REL
+check_true "i: suspend/resume under the own trigger" sh -c "echo mem > /sys/power/state"
+echo none > $REL
+n=$(scans 4 2 | grep -c .)
+echo 0 > "$D/buffer/enable"
+note "unhandled $before then $(unhandled)"
+check_eq "i: 4 scans after the resume, no unhandled interrupt" "4 $before" "$n $(unhandled)"
+echo $A > "$SIM"/delete_device
+echo default > "$SIM"/5c/variant
+
+# ---- h: a dead bus on a level line: the passes say IRQ_NONE ----
+echo irq=level > "$SIM"/5c/variant
+new_client irq=rising
+events_setup
+before=$(unhandled)
+echo "eio_every 1" > "$SIM"/5c/fault
+echo "0x35 0x06" > "$SIM"/5c/regs
+check_true "h: failed passes are counted unhandled" wait_for 5 unhandled_reached $((before + 3))
+listen h 5000
+echo clear > "$SIM"/5c/fault
+wait "$LISTENER"
+check_eq "h: the latch is reported once the bus answers" \
+	"type=pressure channel=1 evtype=thresh dir=rising" "$(grep type= /tmp/ev.h)"
+echo $A > "$SIM"/delete_device
+echo default > "$SIM"/5c/variant
+
+# ---- d: unbind stops the chip, also with runtime PM held on ----
+new_client
+echo on > "$PWR/control"
+cat "$D/in_pressure_raw" > /dev/null
+check_false "d: converting before the unbind" powered_down
+echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/unbind
+check_true "d: PD clear after the unbind" powered_down
+echo "$BUS-005c" > /sys/bus/i2c/drivers/lps001wp/bind
+echo auto > "$PWR/control"
+echo $A > "$SIM"/delete_device
+
+rmmod lps001wp
+rmmod lps001wp_sim
