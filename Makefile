@@ -58,7 +58,7 @@ modules_install:
 install:
 	@if ls $(moddir)/updates/dkms/lps001wp.ko* >/dev/null 2>&1; then \
 		echo "DKMS installs lps001wp for $(KERNELRELEASE) already (dkms status lps001wp):" \
-			"use one method, see README.md" >&2; \
+			"use one method, see Documentation/developers.md" >&2; \
 		exit 1; \
 	fi
 	$(MAKE) modules_install
