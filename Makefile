@@ -1,31 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0
 #
+# Targets (`make help` prints this list):
+#
+# For users (README.md):
+#   make deb             build/lps001wp-dkms_<version>_all.deb, the package to
+#                        install (needs debhelper, and dh-dkms where the release
+#                        has it; DEB_DIR= elsewhere)
+#   make hwcheck [BUS=1] [ADDR=0x5c]
+#                        with the chip wired: measure the facts the driver
+#                        assumes and print a report for a bug report (root)
+#   make demo            the driver on a simulated chip in QEMU, no hardware
+#                        (Debian 12 or 13 on x86_64, root)
+#   make help            this list
+#
+# Without the package (Documentation/developers.md):
 #   make                 build lps001wp.ko for the running kernel
 #   make KDIR=<dir>      build against another kernel tree or headers
 #   make install         modules_install + depmod (INSTALL_MOD_PATH= for a staging root)
 #   make uninstall       remove what make install put there + depmod
-#   make deb             build/lps001wp-dkms_<version>_all.deb (DEB_DIR= elsewhere;
-#                        needs debhelper and dh-dkms)
 #   make dkms-install    DKMS from this clone: stage the sources in
 #                        /usr/src/lps001wp-<version>, build for every kernel with headers
 #   make dkms-uninstall  remove what dkms-install added, every version
-#   make check           every test (sets itself up on Debian 12 or 13; needs root)
-#   make check-suite SUITES=30-channels[,...] [KERNEL=6.1]
-#                        the inner loop: one test kernel, those guest suites
-#   make demo            boot the simulated board in QEMU and show live readings
-#                        (Debian 12 or 13 on x86_64, root; tests/deps.sh demo)
-#   make lint            the quality gates (part of make check)
-#   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
-#   make hwcheck [BUS=1] [ADDR=0x5c]
-#                        on a board with the chip: measure the facts the
-#                        driver assumes and print a report (root)
 #   make dtbo            the Raspberry Pi overlay, lps001wp.dtbo (dtc -@)
 #   make install-dtbo    copy it to /boot/firmware/overlays or /boot/overlays,
 #                        whichever exists (DESTDIR= for a staging root)
+#   One install method at a time: make install (extra/ or updates/) or DKMS
+#   (the package or dkms-install; updates/dkms/). Each refuses or warns while
+#   the other is there.
 #
-# One install method at a time: make install (extra/ or updates/) or DKMS
-# (the package or dkms-install; updates/dkms/). Each refuses or warns while
-# the other is there.
+# For developers (Documentation/developers.md, tests/README.md):
+#   make check           every test (sets itself up on Debian 12 or 13; needs root)
+#   make check-suite SUITES=30-channels[,...] [KERNEL=6.1]
+#                        the inner loop: one test kernel, those guest suites
+#   make lint            the quality gates (part of make check)
+#   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -37,7 +45,7 @@ endif
 moddir := $(INSTALL_MOD_PATH)/lib/modules/$(KERNELRELEASE)
 
 .PHONY: all modules clean install uninstall modules_install deb dkms-install dkms-uninstall \
-	check check-suite demo lint bench hwcheck
+	check check-suite demo lint bench hwcheck help
 
 all: modules
 
@@ -50,7 +58,7 @@ modules_install:
 install:
 	@if ls $(moddir)/updates/dkms/lps001wp.ko* >/dev/null 2>&1; then \
 		echo "DKMS installs lps001wp for $(KERNELRELEASE) already (dkms status lps001wp):" \
-			"use one method, see README.md" >&2; \
+			"use one method, see Documentation/developers.md" >&2; \
 		exit 1; \
 	fi
 	$(MAKE) modules_install
@@ -74,6 +82,10 @@ dkms-uninstall:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# The header comment above is the list: one place to keep it
+help:
+	@awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' $(firstword $(MAKEFILE_LIST))
 
 check:
 	bash tests/check.sh

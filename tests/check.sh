@@ -173,6 +173,9 @@ build_guest_tools() {
 	done
 	# make hwcheck in the guest (80-hwcheck), with the header it reads
 	cp "$root/tools/lps001wp-hwcheck.sh" "$root/lps001wp.h" "$build/guest-files/" || rc=1
+	# the documents 35-abi-names compares with the names the driver creates
+	cp "$root/Documentation/iio/lps001wp.rst" \
+		"$root/Documentation/ABI/testing/sysfs-bus-iio-pressure-lps001wp" "$build/guest-files/" || rc=1
 	tap_result "build: guest tools (tests/tools) with -Wall -Wextra -Werror" "$rc"
 	return "$rc"
 }

@@ -88,6 +88,19 @@ git -C "$clone" add -A
 git -C "$clone" -c user.name=bench -c user.email=bench@localhost commit -q -m "the tree under test"
 v1=$(sh "$clone/tools/version.sh")
 
+# In a root shell (sudo -i, su) on a clone another user owns, git refuses
+# the clone ("dubious ownership"); the version must still count its
+# commits. A copy owned by nobody, read as root without sudo's SUDO_UID
+# (which git would take for the owner).
+foreign=$work/foreign
+cp -a "$clone" "$foreign"
+chown -R 65534:65534 "$foreign"
+vf=$(env -u SUDO_UID sh "$foreign/tools/version.sh" "$foreign" 2> "$work/foreign.err") || vf=failed
+[ "$vf" = "$v1" ] || fail "version.sh as root on a clone another user owns" \
+	"'$vf', not '$v1': $(head -c 200 "$work/foreign.err")"
+ok "version.sh as root on a clone another user owns # $vf"
+rm -rf "$foreign"
+
 # dkms_install LOG: make dkms-install for $kver only
 dkms_install() {
 	make -C "$clone" DKMS_KERNELS="$kver" dkms-install > "$1" 2>&1

@@ -19,12 +19,23 @@ fi
 
 # Only DIR's own clone counts: a copy of the sources inside another
 # repository (a build directory) is not a commit of this one.
-top=$(git -C "$dir" rev-parse --show-toplevel 2>/dev/null || true)
-if [ -z "$top" ] || [ "$(cd "$top" && pwd -P)" != "$(cd "$dir" && pwd -P)" ]; then
+# In a root shell (sudo -i, su) the clone belongs to another user and git
+# refuses it ("dubious ownership"); these calls only read, and root that
+# runs make here runs this clone's Makefile anyway, so DIR is declared safe
+# for them.
+real=$(cd "$dir" && pwd -P)
+rgit() {
+	git -c safe.directory="$real" -C "$dir" "$@"
+}
+top=$(rgit rev-parse --show-toplevel 2>/dev/null || true)
+if [ -z "$top" ] || [ "$(cd "$top" && pwd -P)" != "$real" ]; then
+	# Loud: a clone that git cannot read would otherwise build a package
+	# that every earlier one counts as newer
+	echo "version.sh: $real is not the top of a git clone git can read: version $base, without the commit count" >&2
 	echo "$base"
 	exit 0
 fi
-if [ "$(git -C "$dir" rev-parse --is-shallow-repository)" = true ]; then
+if [ "$(rgit rev-parse --is-shallow-repository)" = true ]; then
 	echo "version.sh: shallow clone: the commit count, and so the version, is too low; run git fetch --unshallow" >&2
 fi
-echo "$base.$(git -C "$dir" rev-list --count HEAD)"
+echo "$base.$(rgit rev-list --count HEAD)"
