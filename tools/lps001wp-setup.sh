@@ -75,6 +75,9 @@ it at every boot, and records what it wrote so that "remove" (or
            its own lines removed if it was edited since), the files it
            wrote deleted.
 
+  refresh  After an upgrade of the package (its postinst runs this): the
+           new overlay where $prog put the old one.
+
   --root DIR   work on DIR as the root file system (or LPS001WP_ROOT=DIR)
 EOF
 }
@@ -505,6 +508,24 @@ cmd_remove() {
 	fi
 }
 
+# refresh: after a package upgrade, the new overlay where the old one was
+# put (the package's postinst runs it); a copy changed since is left alone.
+cmd_refresh() {
+	[ $# = 0 ] || bad_usage "refresh: unknown option '$1'"
+	need_root
+	dtbo=$share/overlays/lps001wp.dtbo
+	[ -f "$manifest" ] && [ -f "$dtbo" ] || return 0
+	begin_manifest
+	records file | while IFS="$tab" read -r p sum; do
+		case $p in */lps001wp.dtbo) ;; *) continue ;; esac
+		if [ -f "$R$p" ] && [ "$(sha "$R$p")" = "$sum" ] && ! cmp -s "$dtbo" "$R$p"; then
+			put_file "$dtbo" "$p"
+			echo "$prog: $R$p updated"
+		fi
+	done
+	commit_manifest
+}
+
 # ---- main ----
 
 cmd=
@@ -513,7 +534,7 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	--root) [ $# -ge 2 ] || bad_usage "--root needs a directory"; R=$2; shift ;;
 	--root=*) R=${1#*=} ;;
-	pi | pc | status | remove) cmd=$1; shift; break ;;
+	pi | pc | status | remove | refresh) cmd=$1; shift; break ;;
 	*) bad_usage "unknown command or option '$1'" ;;
 	esac
 	shift
@@ -531,4 +552,5 @@ pi) cmd_pi "$@" ;;
 pc) cmd_pc "$@" ;;
 status) cmd_status "$@" ;;
 remove) cmd_remove "$@" ;;
+refresh) cmd_refresh "$@" ;;
 esac
