@@ -8,6 +8,7 @@
 # Everything it writes is recorded in /var/lib/lps001wp-setup/manifest, one
 # record a line, fields separated by a tab:
 #   file PATH SHA256          a file it created (the overlay, a udev rule, ...)
+#   dir PATH                  a directory it created for one (removed if empty)
 #   config PATH SHA256 ALL    config.txt, its checksum after the last write
 #                             and whether an [all] line was added (1/0); the
 #                             file as it was before is kept in orig.config
@@ -165,6 +166,14 @@ check_put() {
 put_file() {
 	src=$1 dest=$2
 	if [ ! -f "$R$dest" ] || ! cmp -s "$src" "$R$dest"; then
+		# the directories that are missing (/etc/udev/rules.d on a
+		# system without udev): made, recorded, removed with the file
+		d=$(dirname "$dest")
+		while [ "$d" != / ] && [ ! -d "$R$d" ]; do
+			drop dir "$d"
+			add dir "$d"
+			d=$(dirname "$d")
+		done
 		mkdir -p "$(dirname "$R$dest")"
 		cp "$src" "$R$dest.lps001wp-setup.tmp"
 		chmod 644 "$R$dest.lps001wp-setup.tmp"
@@ -460,6 +469,9 @@ cmd_status() {
 	records file | while IFS="$tab" read -r p sum; do
 		echo "file: $R$p"
 	done
+	records dir | while IFS= read -r d; do
+		echo "directory: $R$d"
+	done
 }
 
 cmd_remove() {
@@ -500,6 +512,10 @@ cmd_remove() {
 		else
 			echo "$prog: $R$p changed since $prog wrote it: left in place, remove it yourself" >&2
 		fi
+	done
+	# deepest first
+	records dir | sort -r | while IFS= read -r d; do
+		rmdir "$R$d" 2> /dev/null || true
 	done
 	rules_gone=$(records pc)
 	rm -rf "$state"
