@@ -365,37 +365,38 @@ if ! setup status > "$logs/status.log" 2>&1 || ! grep -qF "$l5c" "$logs/status.l
 fi
 ok "setup status lists what it wrote"
 
-# Bad input: refused, non-zero, a message, nothing changed. GPIO 22 is the
+# Bad input: refused, non-zero, its own message, nothing changed. GPIO 22 is the
 # second sensor's INT1; the user nobody is not root; without the model
 # file this is no Pi.
 name="setup refuses bad input with a message, and changes nothing"
 state > "$work/state.1"
 n=0
 refused() {
-	local why=$1 rc=0
-	shift
+	local why=$1 says=$2 rc=0
+	shift 2
 	"$@" > "$logs/refused.log" 2>&1 || rc=$?
 	state > "$work/state.2"
 	[ "$rc" != 0 ] || fail "$name" "$why: exit status 0"
-	grep -q 'lps001wp-setup: ' "$logs/refused.log" || fail "$name" "$why: no message" "$logs/refused.log"
+	# the reason it gives is this case's, not another's
+	grep -qF "lps001wp-setup: $says" "$logs/refused.log" || fail "$name" "$why: not refused with '$says'" "$logs/refused.log"
 	cmp -s "$work/state.1" "$work/state.2" ||
 		fail "$name" "$why: changed $(diff "$work/state.1" "$work/state.2" | grep '^[<>]' | head -n 3 | tr '\n' ' ')"
 	n=$((n + 1))
 }
-refused "an unknown option" setup pi --adress 0x5d
-refused "an unknown command" setup frob
-refused "address 0x5e" setup pi --address 0x5e
-refused "GPIO 54" setup pi --address 0x5d --int1-gpio 54
-refused "GPIO 3 (SCL)" setup pi --address 0x5d --int1-gpio 3
-refused "GPIO x" setup pi --address 0x5d --int1-gpio x
-refused "the other sensor's GPIO" setup pi --address 0x5c --int1-gpio 22
-refused "no --adapter" setup pc
-refused "an adapter no one has" setup pc --adapter "SMBus stub"
-refused "a quote in the adapter name" setup pc --adapter 'a"b'
-refused "not root" chroot --userspec=65534:65534 "$chr" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+refused "an unknown option" "pi: unknown option '--adress'" setup pi --adress 0x5d
+refused "an unknown command" "unknown command or option 'frob'" setup frob
+refused "address 0x5e" "bad address '0x5e'" setup pi --address 0x5e --int1-gpio 5
+refused "GPIO 54" "GPIO 54 out of range" setup pi --address 0x5d --int1-gpio 54
+refused "GPIO 3 (SCL)" "GPIO 3 is SDA or SCL" setup pi --address 0x5d --int1-gpio 3
+refused "GPIO x" "bad GPIO 'x'" setup pi --address 0x5d --int1-gpio x
+refused "the other sensor's GPIO" "pi: GPIO 22 is INT1 of the sensor at 0x5d" setup pi --address 0x5c --int1-gpio 22
+refused "no --adapter" "pc: --adapter NAME is required" setup pc
+refused "an adapter no one has" "pc: no I2C adapter is named 'SMBus stub'" setup pc --adapter "SMBus stub"
+refused "a quote in the adapter name" "pc: adapter name 'a\"b' holds a quote" setup pc --adapter 'a"b'
+refused "not root" "needs root" chroot --userspec=65534:65534 "$chr" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	lps001wp-setup pi --address 0x5d --int1-gpio 5
 mv "$chr/sys/firmware" "$chr/sys/firmware.off"
-refused "not a Raspberry Pi" setup pi --address 0x5d --int1-gpio 5
+refused "not a Raspberry Pi" "pi: not a Raspberry Pi" setup pi --address 0x5d --int1-gpio 5
 mv "$chr/sys/firmware.off" "$chr/sys/firmware"
 ok "$name" "$n cases"
 
