@@ -5,7 +5,7 @@
 #   make install         modules_install + depmod (INSTALL_MOD_PATH= for a staging root)
 #   make uninstall       remove what make install put there + depmod
 #   make deb             build/lps001wp-dkms_<version>_all.deb (DEB_DIR= elsewhere;
-#                        needs debhelper and dh-dkms)
+#                        needs debhelper, dh-dkms and device-tree-compiler)
 #   make dkms-install    DKMS from this clone: stage the sources in
 #                        /usr/src/lps001wp-<version>, build for every kernel with headers
 #   make dkms-uninstall  remove what dkms-install added, every version

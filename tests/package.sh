@@ -70,6 +70,24 @@ mkdir -p "$pc" "$archives/partial" "$work"
 rm -rf "$logs"
 mkdir -p "$logs"
 
+# The README's Debian blocks, each in a fresh chroot of its release, from
+# the start while the rest runs (they wait mostly on apt and DKMS's
+# compiler).
+bash "$root/tests/readme-debian.sh" debian-12 debian-13 > "$work/readme.tap" 2> "$logs/readme.log" &
+readme_pid=$!
+# readme_done: its TAP lines, once it has finished (also when a check
+# above failed: the exit waits for it); false if one failed
+readme_done() {
+	[ -n "$readme_pid" ] || return 0
+	wait "$readme_pid" || true
+	readme_pid=
+	cat "$work/readme.tap"
+	if grep -q '^not ok' "$work/readme.tap" || ! grep -q '^ok' "$work/readme.tap"; then
+		tail -n 40 "$logs/readme.log" >&2
+		return 1
+	fi
+}
+
 # Mounts under the chroot: taken down on exit, and before the tree is
 # deleted (rm -rf through a bind mount would empty the host's /dev).
 mounts=(proc dev var/cache/apt/archives)
@@ -110,7 +128,6 @@ mount_chroot() {
 }
 # The chroot goes on exit, failed or not (in build/ the lint gates would
 # find its scripts): the logs stay in $logs. PACKAGE_KEEP_CHROOT=1 keeps it.
-readme_pid=
 trap 'readme_done || true; if [ "${PACKAGE_KEEP_CHROOT:-0}" = 1 ]; then umount_chroot; else remove_chroot; fi' EXIT
 
 # The mirrors this machine's apt uses: the main archive and the security one.
@@ -214,23 +231,6 @@ if lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$deb
 else
 	fail "lintian: no tags, pedantic included" "$(grep -c '^[EWIP]: ' "$logs/lintian.log") tags" "$logs/lintian.log"
 fi
-
-# The README's Debian blocks, each in a fresh chroot of its release, while
-# the rest runs (they wait mostly on apt and DKMS's compiler).
-bash "$root/tests/readme-debian.sh" debian-12 debian-13 > "$work/readme.tap" 2> "$logs/readme.log" &
-readme_pid=$!
-# readme_done: its TAP lines, once it has finished (also when a check
-# above failed: the exit waits for it); false if one failed
-readme_done() {
-	[ -n "$readme_pid" ] || return 0
-	wait "$readme_pid" || true
-	readme_pid=
-	cat "$work/readme.tap"
-	if grep -q '^not ok' "$work/readme.tap" || ! grep -q '^ok' "$work/readme.tap"; then
-		tail -n 40 "$logs/readme.log" >&2
-		return 1
-	fi
-}
 
 # A stand-in Raspberry Pi for lps001wp-setup pi: the firmware's directory
 # with a config.txt that ends in a conditional section (as a user's may:
