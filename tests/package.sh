@@ -73,7 +73,7 @@ mkdir -p "$logs"
 # The README's Debian blocks, each in a fresh chroot of its release, from
 # the start while the rest runs (they wait mostly on apt and DKMS's
 # compiler).
-bash "$root/tests/readme-debian.sh" debian-12 debian-13 > "$work/readme.tap" 2> "$logs/readme.log" &
+README_CHECK_LOGS=$logs bash "$root/tests/readme-debian.sh" debian-12 debian-13 > "$work/readme.tap" 2> "$logs/readme.log" &
 readme_pid=$!
 # readme_done: its TAP lines, once it has finished (also when a check
 # above failed: the exit waits for it); false if one failed

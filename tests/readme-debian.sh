@@ -14,7 +14,8 @@
 #   readme-debian.sh RELEASE...      RELEASE: debian-12 or debian-13;
 #                                    prints TAP lines "ok - package: ..."
 #
-# Needs root. apt's downloads are kept in $cache/readme-<release>-archives.
+# Needs root. apt's downloads are kept in $cache/readme-<release>-archives;
+# README_CHECK_LOGS=DIR keeps each release's log as DIR/readme-<release>.log.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -102,6 +103,11 @@ for rel in "$@"; do
 	pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p" || true; done
+if [ -n "${README_CHECK_LOGS:-}" ]; then
+	for rel in "$@"; do
+		[ ! -f "$work/$rel.log" ] || cp "$work/$rel.log" "$README_CHECK_LOGS/readme-$rel.log"
+	done
+fi
 for rel in "$@"; do
 	[ -f "$work/$rel.tap" ] && cat "$work/$rel.tap"
 done
