@@ -31,7 +31,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 # shellcheck source=tests/stock-lib.sh
 . "$root/tests/stock-lib.sh"
 
-HOST_PACKAGES="debootstrap debhelper dh-dkms lintian zstd xz-utils kmod cpio busybox-static udev"
+HOST_PACKAGES="debootstrap debhelper dh-dkms device-tree-compiler lintian zstd xz-utils kmod cpio busybox-static udev git"
 
 ok() { echo "ok - package: $1${2:+ # $2}"; }
 fail() {
