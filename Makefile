@@ -4,8 +4,8 @@
 #
 # For users (README.md):
 #   make deb             build/lps001wp-dkms_<version>_all.deb, the package to
-#                        install (needs debhelper, and dh-dkms where the release
-#                        has it; DEB_DIR= elsewhere)
+#                        install (needs debhelper, device-tree-compiler, and
+#                        dh-dkms where the release has it; DEB_DIR= elsewhere)
 #   make hwcheck [BUS=1] [ADDR=0x5c]
 #                        with the chip wired: measure the facts the driver
 #                        assumes and print a report for a bug report (root)

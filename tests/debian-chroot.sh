@@ -19,7 +19,8 @@
 # (compiler included) and by the recipe below; each run gets an overlay on
 # it, discarded afterwards, so runs never see each other's dkms state. Needs
 # root (debootstrap, mounts). Inside, CHROOT_KVER names the kernel release
-# whose headers are installed.
+# whose headers are installed. CHROOT_APT_ARCHIVES=DIR keeps apt's
+# downloads in DIR across runs (bound at /var/cache/apt/archives).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -162,6 +163,10 @@ unshare -m --propagation "$propagation" bash -c '
 	mkdir -p "$work/root/src"
 	mount --bind "$src" "$work/root/src"
 	mount -o remount,bind,ro "$work/root/src"
+	if [ -n "${CHROOT_APT_ARCHIVES:-}" ]; then
+		mkdir -p "$CHROOT_APT_ARCHIVES/partial"
+		mount --bind "$CHROOT_APT_ARCHIVES" "$work/root/var/cache/apt/archives"
+	fi
 	exec chroot "$work/root" "$@"' _ "$base" "$work" "$root" \
 	/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 	CHROOT_KVER="$kver" "$@"

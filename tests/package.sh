@@ -6,8 +6,14 @@
 # make deb and lintian; apt install ./lps001wp-dkms_<v1>_all.deb into a
 # minimal Debian with Debian's kernel headers (linux-headers-amd64) and
 # dkms's dependencies but no dkms; DKMS built and installed the module for that kernel;
-# apt install of a newer version replaces it; apt remove --purge leaves
-# no file behind (compared path for path with the chroot before). The caller boots
+# lps001wp-setup on a stand-in Raspberry Pi (/boot/firmware with a
+# config.txt ending in a [pi4] section, a device tree model) and for a PC
+# adapter: its lines and files, idempotence, bad input refused with nothing
+# changed, its own undo; apt install of a newer version replaces the module
+# and keeps what setup wrote; apt remove --purge leaves no file behind and
+# no file changed, config.txt included (compared file by file, checksums,
+# with the chroot before); the README's Debian blocks in fresh chroots of
+# Debian 12 and 13 (tests/readme-debian.sh, beside the rest). The caller boots
 # Debian's own image of that kernel with the module the package built
 # (guest suite 15-stub, i2c-stub).
 #
@@ -25,7 +31,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 # shellcheck source=tests/stock-lib.sh
 . "$root/tests/stock-lib.sh"
 
-HOST_PACKAGES="debootstrap debhelper dh-dkms lintian zstd xz-utils kmod cpio busybox-static udev"
+HOST_PACKAGES="debootstrap debhelper dh-dkms device-tree-compiler lintian zstd xz-utils kmod cpio busybox-static udev git"
 
 ok() { echo "ok - package: $1${2:+ # $2}"; }
 fail() {
@@ -63,6 +69,24 @@ logs=$work/logs
 mkdir -p "$pc" "$archives/partial" "$work"
 rm -rf "$logs"
 mkdir -p "$logs"
+
+# The README's Debian blocks, each in a fresh chroot of its release, from
+# the start while the rest runs (they wait mostly on apt and DKMS's
+# compiler).
+README_CHECK_LOGS=$logs bash "$root/tests/readme-debian.sh" debian-12 debian-13 > "$work/readme.tap" 2> "$logs/readme.log" &
+readme_pid=$!
+# readme_done: its TAP lines, once it has finished (also when a check
+# above failed: the exit waits for it); false if one failed
+readme_done() {
+	[ -n "$readme_pid" ] || return 0
+	wait "$readme_pid" || true
+	readme_pid=
+	cat "$work/readme.tap"
+	if grep -q '^not ok' "$work/readme.tap" || ! grep -q '^ok' "$work/readme.tap"; then
+		tail -n 40 "$logs/readme.log" >&2
+		return 1
+	fi
+}
 
 # Mounts under the chroot: taken down on exit, and before the tree is
 # deleted (rm -rf through a bind mount would empty the host's /dev).
@@ -104,7 +128,7 @@ mount_chroot() {
 }
 # The chroot goes on exit, failed or not (in build/ the lint gates would
 # find its scripts): the logs stay in $logs. PACKAGE_KEEP_CHROOT=1 keeps it.
-trap 'if [ "${PACKAGE_KEEP_CHROOT:-0}" = 1 ]; then umount_chroot; else remove_chroot; fi' EXIT
+trap 'readme_done || true; if [ "${PACKAGE_KEEP_CHROOT:-0}" = 1 ]; then umount_chroot; else remove_chroot; fi' EXIT
 
 # The mirrors this machine's apt uses: the main archive and the security one.
 host_uris() {
@@ -182,10 +206,23 @@ if [ ! -f "$debs/$v1/$deb1" ] || [ ! -f "$debs/$v2/$deb2" ]; then
 fi
 ok "make deb builds this version and the next for the upgrade" "$deb1, $deb2"
 
-contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $6}' | grep -v '/$' | LC_ALL=C sort | tr '\n' ' ')
-want="./usr/share/doc/lps001wp-dkms/changelog.gz ./usr/share/doc/lps001wp-dkms/copyright ./usr/src/lps001wp-$v1/Kbuild ./usr/src/lps001wp-$v1/dkms.conf ./usr/src/lps001wp-$v1/lps001wp.c ./usr/src/lps001wp-$v1/lps001wp.h "
-[ "$contents" = "$want" ] || fail "the package holds the module's sources only" "it holds: $contents"
-ok "the package holds the module's sources only"
+contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $1, $6}' | grep -v '/$' | LC_ALL=C sort -k2 | tr '\n' ' ')
+d=./usr/share/doc/lps001wp-dkms
+want="-rwxr-xr-x ./usr/sbin/lps001wp-hwcheck -rwxr-xr-x ./usr/sbin/lps001wp-setup \
+-rw-r--r-- $d/README.md.gz -rw-r--r-- $d/README.overlay -rw-r--r-- $d/changelog.gz -rw-r--r-- $d/copyright \
+-rw-r--r-- $d/examples/90-lps001wp.rules -rw-r--r-- $d/lps001wp.rst.gz \
+-rw-r--r-- ./usr/share/lps001wp-dkms/overlays/lps001wp.dtbo \
+-rw-r--r-- ./usr/share/man/man8/lps001wp-hwcheck.8.gz -rw-r--r-- ./usr/share/man/man8/lps001wp-setup.8.gz \
+-rw-r--r-- ./usr/src/lps001wp-$v1/Kbuild -rw-r--r-- ./usr/src/lps001wp-$v1/dkms.conf \
+-rw-r--r-- ./usr/src/lps001wp-$v1/lps001wp.c -rw-r--r-- ./usr/src/lps001wp-$v1/lps001wp.h "
+[ "$contents" = "$want" ] || fail "the package holds the sources, the overlay, the two commands and the docs" "it holds: $contents"
+# the overlay as the Makefile builds it (tests/overlay.sh tests that one)
+dtc -@ -Wno-unit_address_vs_reg -I dts -O dtb -o "$work/lps001wp.dtbo" \
+	"$root/Documentation/devicetree/overlays/lps001wp-overlay.dts" 2> /dev/null
+dpkg-deb --fsys-tarfile "$debs/$v1/$deb1" | tar -xO ./usr/share/lps001wp-dkms/overlays/lps001wp.dtbo |
+	cmp -s - "$work/lps001wp.dtbo" ||
+	fail "the package holds the sources, the overlay, the two commands and the docs" "its lps001wp.dtbo is not make dtbo's"
+ok "the package holds the sources, the overlay, the two commands and the docs"
 
 # Lintian's own profile, pedantic and info tags included; no overrides.
 if lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$debs/$v1/$deb1" > "$logs/lintian.log" 2>&1 &&
@@ -195,13 +232,33 @@ else
 	fail "lintian: no tags, pedantic included" "$(grep -c '^[EWIP]: ' "$logs/lintian.log") tags" "$logs/lintian.log"
 fi
 
-# Every path of the chroot but the mounts and /tmp, for the before/after
+# A stand-in Raspberry Pi for lps001wp-setup pi: the firmware's directory
+# with a config.txt that ends in a conditional section (as a user's may:
+# a line appended there would apply to a Pi 4 only), and the device tree's
+# model where setup looks for it when /proc has none (this /proc is the
+# host's). A stand-in I2C adapter for lps001wp-setup pc, which refuses a
+# name no adapter has. All part of the chroot "before".
+mkdir -p "$chr/boot/firmware/overlays" "$chr/sys/firmware/devicetree/base" "$chr/sys/bus/i2c/devices/i2c-3"
+printf '# config.txt as a user left it\ndtparam=audio=on\n\n[cm4]\notg_mode=1\n\n[all]\narm_64bit=1\n\n[pi4]\narm_boost=1\n' \
+	> "$chr/boot/firmware/config.txt"
+cp "$chr/boot/firmware/config.txt" "$work/config.txt.orig"
+printf 'not lps001wp' > "$chr/boot/firmware/overlays/other.dtbo"
+printf 'Raspberry Pi 4 Model B Rev 1.5\0' > "$chr/sys/firmware/devicetree/base/model"
+echo "SMBus stub driver" > "$chr/sys/bus/i2c/devices/i2c-3/name"
+
+# Every path of the chroot but the mounts and /tmp (.list), and each
+# file's checksum and each link's target (.sums), for the before/after
 # comparison.
+prune=(\( -path ./proc -o -path ./dev -o -path ./tmp -o -path ./var/cache/apt/archives \) -prune)
 snapshot() {
-	(cd "$chr" && find . \( -path ./proc -o -path ./dev -o -path ./tmp -o -path ./var/cache/apt/archives \) -prune \
-		-o -print) | LC_ALL=C sort
+	(cd "$chr" && find . "${prune[@]}" -o -print) | LC_ALL=C sort > "$1.list"
+	(
+		cd "$chr"
+		find . "${prune[@]}" -o -type f -print0 | xargs -0 -r sha1sum | sed 's/^\([0-9a-f]*\)  \(.*\)$/\2\t\1/'
+		find . "${prune[@]}" -o -type l -printf '%p\t-> %l\n'
+	) | LC_ALL=C sort -t "$(printf '\t')" -k1,1 > "$1.sums"
 }
-snapshot > "$work/before.list"
+snapshot "$work/before"
 
 cp "$debs/$v1/$deb1" "$debs/$v2/$deb2" "$chr/tmp/"
 # apt_install LOG ARGS...: apt-get install in the chroot (apt downloads
@@ -247,6 +304,130 @@ apt_install "$logs/install.log" "/tmp/$deb1" || fail "apt install the first vers
 ok "apt install the first version, dkms and its build tools included" "./$deb1, $(($(date +%s) - t)) s"
 check_installed "$v1" "the first version"
 
+# ---- lps001wp-setup ----
+setup() { in_chroot lps001wp-setup "$@"; }
+# What setup may write, with checksums: a refused run must leave it so.
+state() {
+	(
+		cd "$chr"
+		find boot etc var/lib -printf '%p %y\n'
+		find boot etc var/lib \( -path 'var/lib/*' ! -path var/lib/lps001wp-setup ! -path 'var/lib/lps001wp-setup/*' \) \
+			-prune -o -type f -print0 | xargs -0 -r sha1sum
+	) | LC_ALL=C sort
+}
+cfg=$chr/boot/firmware/config.txt
+orig=$work/config.txt.orig
+state > "$work/state.0"
+l5c="dtoverlay=lps001wp,addr=0x5c,interrupt=4"
+
+name="setup pi: one dtoverlay line under an [all] added after the [pi4] section, the overlay in /boot/firmware/overlays"
+setup pi --address 0x5c --int1-gpio 4 > "$logs/setup.log" 2>&1 || fail "$name" "exit status $?" "$logs/setup.log"
+printf '[all]\n%s\n' "$l5c" | cat "$orig" - | cmp -s - "$cfg" || fail "$name" "config.txt: $(diff "$orig" "$cfg" | tr '\n' ' ')"
+cmp -s "$chr/usr/share/lps001wp-dkms/overlays/lps001wp.dtbo" "$chr/boot/firmware/overlays/lps001wp.dtbo" ||
+	fail "$name" "no /boot/firmware/overlays/lps001wp.dtbo, or not the package's"
+ok "$name"
+
+state > "$work/state.1"
+setup pi --address 0x5c --int1-gpio 4 >> "$logs/setup.log" 2>&1 || fail "setup pi run again with the same options changes nothing" "exit status $?" "$logs/setup.log"
+state > "$work/state.2"
+cmp -s "$work/state.1" "$work/state.2" ||
+	fail "setup pi run again with the same options changes nothing" "changed: $(diff "$work/state.1" "$work/state.2" | grep '^>' | tr '\n' ' ')"
+ok "setup pi run again with the same options changes nothing" "config.txt, the overlay, the manifest: checksums"
+
+name="setup pi: a second sensor adds its own line, a run with other options replaces it"
+if ! { setup pi --address 0x5d --int1-gpio 17 && setup pi --address 0x5d --int1-gpio 22; } >> "$logs/setup.log" 2>&1; then
+	fail "$name" "failed" "$logs/setup.log"
+fi
+printf '[all]\n%s\n%s\n' "$l5c" "dtoverlay=lps001wp,addr=0x5d,interrupt=22" | cat "$orig" - | cmp -s - "$cfg" ||
+	fail "$name" "config.txt: $(diff "$orig" "$cfg" | tr '\n' ' ')"
+ok "$name"
+
+name="setup pc: a udev rule for the adapter by name, st_pressure_i2c kept from this device only; run again, nothing changes"
+setup pc --adapter "SMBus stub driver" --address 0x5c >> "$logs/setup.log" 2>&1 || fail "$name" "exit status $?" "$logs/setup.log"
+rules=$chr/etc/udev/rules.d/90-lps001wp-setup.rules
+grep -qxF 'ACTION=="add", SUBSYSTEM=="i2c", KERNEL=="i2c-[0-9]*", ATTR{name}=="SMBus stub driver", ATTR{new_device}="lps001wp 0x5c"' "$rules" ||
+	fail "$name" "no new_device rule for the adapter in $rules"
+grep -q '^ACTION=="bind", SUBSYSTEM=="i2c", DRIVER=="st-press-i2c", KERNEL=="\*-005c", ATTR{name}=="lps001wp", ATTRS{name}=="SMBus stub driver", RUN+=' "$rules" ||
+	fail "$name" "no rule taking the device from st-press-i2c in $rules"
+grep -qx 'alias i2c:lps001wp lps001wp' "$chr/etc/modprobe.d/lps001wp-setup.conf" ||
+	fail "$name" "no modprobe alias in /etc/modprobe.d/lps001wp-setup.conf"
+grep -rqs '^[^#]*blacklist' "$chr/etc/modprobe.d" && fail "$name" "a blacklist in /etc/modprobe.d"
+state > "$work/state.1"
+setup pc --adapter "SMBus stub driver" --address 0x5c >> "$logs/setup.log" 2>&1 || fail "$name" "second run: exit status $?" "$logs/setup.log"
+state > "$work/state.2"
+cmp -s "$work/state.1" "$work/state.2" || fail "$name" "the second run changed: $(diff "$work/state.1" "$work/state.2" | grep '^>' | tr '\n' ' ')"
+cp "$rules" "$work/setup.rules"
+ok "$name"
+
+if ! setup status > "$logs/status.log" 2>&1 || ! grep -qF "$l5c" "$logs/status.log" ||
+	! grep -q 'SMBus stub driver' "$logs/status.log"; then
+	fail "setup status lists what it wrote" "see the log above" "$logs/status.log"
+fi
+ok "setup status lists what it wrote"
+
+# Bad input: refused, non-zero, its own message, nothing changed. GPIO 22 is the
+# second sensor's INT1; the user nobody is not root; without the model
+# file this is no Pi.
+name="setup refuses bad input with a message, and changes nothing"
+state > "$work/state.1"
+n=0
+refused() {
+	local why=$1 says=$2 rc=0
+	shift 2
+	"$@" > "$logs/refused.log" 2>&1 || rc=$?
+	state > "$work/state.2"
+	[ "$rc" != 0 ] || fail "$name" "$why: exit status 0"
+	# the reason it gives is this case's, not another's
+	grep -qF "lps001wp-setup: $says" "$logs/refused.log" || fail "$name" "$why: not refused with '$says'" "$logs/refused.log"
+	cmp -s "$work/state.1" "$work/state.2" ||
+		fail "$name" "$why: changed $(diff "$work/state.1" "$work/state.2" | grep '^[<>]' | head -n 3 | tr '\n' ' ')"
+	n=$((n + 1))
+}
+refused "an unknown option" "pi: unknown option '--adress'" setup pi --adress 0x5d
+refused "an unknown command" "unknown command or option 'frob'" setup frob
+refused "address 0x5e" "bad address '0x5e'" setup pi --address 0x5e --int1-gpio 5
+refused "GPIO 54" "GPIO 54 out of range" setup pi --address 0x5d --int1-gpio 54
+refused "GPIO 3 (SCL)" "GPIO 3 is SDA or SCL" setup pi --address 0x5d --int1-gpio 3
+refused "GPIO x" "bad GPIO 'x'" setup pi --address 0x5d --int1-gpio x
+refused "the other sensor's GPIO" "pi: GPIO 22 is INT1 of the sensor at 0x5d" setup pi --address 0x5c --int1-gpio 22
+refused "no --adapter" "pc: --adapter NAME is required" setup pc
+refused "an adapter no one has" "pc: no I2C adapter is named 'SMBus stub'" setup pc --adapter "SMBus stub"
+refused "a quote in the adapter name" "pc: adapter name 'a\"b' holds a quote" setup pc --adapter 'a"b'
+refused "not root" "needs root" chroot --userspec=65534:65534 "$chr" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	lps001wp-setup pi --address 0x5d --int1-gpio 5
+mv "$chr/sys/firmware" "$chr/sys/firmware.off"
+refused "not a Raspberry Pi" "pi: not a Raspberry Pi" setup pi --address 0x5d --int1-gpio 5
+mv "$chr/sys/firmware.off" "$chr/sys/firmware"
+ok "$name" "$n cases"
+
+name="setup remove: /boot, /etc and /var/lib back to their checksums before setup"
+setup remove > "$logs/remove.log" 2>&1 || fail "$name" "exit status $?" "$logs/remove.log"
+state > "$work/state.2"
+cmp -s "$work/state.0" "$work/state.2" || fail "$name" "differs: $(diff "$work/state.0" "$work/state.2" | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
+ok "$name"
+
+# config.txt edited by hand after setup: remove takes out its own line only
+# (the [all] stays: the user's line below it needs it).
+name="setup remove after the user edited config.txt: only its own line goes, and it says so"
+setup pi >> "$logs/setup.log" 2>&1 || fail "$name" "setup pi: exit status $?" "$logs/setup.log"
+echo "gpu_mem=16" >> "$cfg"
+setup remove > "$logs/remove.log" 2>&1 || fail "$name" "exit status $?" "$logs/remove.log"
+printf '[all]\ngpu_mem=16\n' | cat "$orig" - | cmp -s - "$cfg" || fail "$name" "config.txt: $(diff "$orig" "$cfg" | tr '\n' ' ')"
+grep -q 'edited' "$logs/remove.log" || fail "$name" "no word of it" "$logs/remove.log"
+cat "$orig" > "$cfg"
+ok "$name"
+
+# What the purge must undo: two sensors on the Pi, one on the PC.
+if ! { setup pi --address 0x5c --int1-gpio 4 && setup pi --address 0x5d --int1-gpio 17 &&
+	setup pc --adapter "SMBus stub driver"; } >> "$logs/setup.log" 2>&1; then
+	fail "setup pi (two sensors) and pc, for the purge" "failed" "$logs/setup.log"
+fi
+# setup's own part of state (dkms changes the rest on an upgrade)
+setup_state() {
+	state | grep -E '(^| )(boot|etc/udev|etc/modprobe\.d|var/lib/lps001wp-setup)(/| |$)'
+}
+setup_state > "$work/state.3"
+
 t=$(date +%s)
 apt_install "$logs/upgrade.log" "/tmp/$deb2" || fail "apt install the upgrade over the first version" "./$deb2 over $v1 failed" "$logs/upgrade.log"
 ok "apt install the upgrade over the first version" "./$deb2 over $v1, $(($(date +%s) - t)) s"
@@ -255,6 +436,10 @@ if [ -e "$chr/usr/src/lps001wp-$v1" ] || [ -e "$chr/var/lib/dkms/lps001wp/$v1" ]
 fi
 ok "the first version is gone" "$v1"
 check_installed "$v2" "the upgrade"
+setup_state > "$work/state.4"
+cmp -s "$work/state.3" "$work/state.4" ||
+	fail "the upgrade keeps what setup wrote" "changed: $(diff "$work/state.3" "$work/state.4" | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
+ok "the upgrade keeps what setup wrote"
 
 # The module the package installed, for the stock-kernel boot: uncompressed
 # (busybox's modprobe cannot read .ko.xz).
@@ -299,7 +484,7 @@ ok "no lps001wp file is left, dkms knows none"
 # /etc/modules and its init script link); depmod's indexes of the chroot's
 # kernels (made by dkms's depmod runs, the last one without lps001wp, see
 # modules.dep).
-snapshot > "$work/after.list"
+snapshot "$work/after"
 owned() {
 	local usr=() d
 	for d in bin sbin lib lib32 lib64 libx32; do
@@ -322,6 +507,32 @@ if grep -q lps001wp "$chr/lib/modules/$kver/modules.dep" "$chr/lib/modules/$kver
 fi
 ok "after the purge no file is left" "compared with the chroot before the install, $(wc -l < "$work/owned.list") paths owned by packages"
 
+# No file of before is gone or different, but what apt and dpkg change on
+# every install or removal: their state, caches and logs (seen:
+# var/lib/dpkg/status and status-old, var/lib/apt/extended_states,
+# var/cache/apt/pkgcache.bin, var/log/dpkg.log and var/log/apt/*). depmod's
+# indexes come back byte for byte; config.txt must too.
+tab=$(printf '\t')
+apt_dpkg="^\./var/(lib/(apt|dpkg)|cache/(apt|debconf)|log)/"
+LC_ALL=C join -t "$tab" -a 1 -e GONE -o 0,1.2,2.2 "$work/before.sums" "$work/after.sums" |
+	awk -F "$tab" '$2 != $3 { print $1 }' | { grep -Ev "$apt_dpkg" || true; } > "$work/changed.list"
+if [ -s "$work/changed.list" ]; then
+	fail "after the purge no file is gone or changed (checksums)" "$(wc -l < "$work/changed.list") files, see $work/changed.list: $(head -n 5 "$work/changed.list" | tr '\n' ' ')"
+fi
+ok "after the purge no file is gone or changed (checksums)" "$(wc -l < "$work/before.sums") files and links compared"
+
+# The same comparison's verdict for each of setup's two paths, by name.
+name="after the purge the Pi path is undone: config.txt byte for byte as before, no overlay in /boot/firmware/overlays"
+cmp -s "$orig" "$cfg" || fail "$name" "config.txt: $(diff "$orig" "$cfg" | tr '\n' ' ')"
+[ ! -e "$chr/boot/firmware/overlays/lps001wp.dtbo" ] || fail "$name" "/boot/firmware/overlays/lps001wp.dtbo is left"
+[ ! -e "$chr/var/lib/lps001wp-setup" ] || fail "$name" "/var/lib/lps001wp-setup is left"
+ok "$name"
+name="after the purge the PC path is undone: no udev rule, no modprobe file"
+for f in etc/udev/rules.d/90-lps001wp-setup.rules etc/modprobe.d/lps001wp-setup.conf; do
+	[ ! -e "$chr/$f" ] || fail "$name" "/$f is left"
+done
+ok "$name"
+
 # Debian's image of the chroot's kernel, for the caller's boot.
 sroot=$(stock_fetch "$kver" "$hver" "$chr") || fail "Debian's $kver image and the package's module are ready to boot" "linux-image-$kver-unsigned $hver: download failed"
 stock_modroot "$sroot" "$kver" "$work/modroot"
@@ -340,10 +551,16 @@ for f in /lib/systemd/systemd-udevd $kmodlib; do
 	ldd "$f" | awk '/=> \// {print $3} /^[[:space:]]*\/lib/ {print $1}'
 done | sort -u | grep -v systemd-udevd | while read -r lib; do cp -L "$lib" "$u/lib/"; done
 cp /lib/udev/rules.d/80-drivers.rules "$u/"
-sed 's/ATTR{name}=="i2c-tiny-usb\*"/ATTR{name}=="SMBus stub driver"/' "$root/tools/90-lps001wp.rules" > "$u/90-lps001wp.rules"
-grep -q '^ACTION=="add".*ATTR{name}=="SMBus stub driver", ATTR{new_device}="lps001wp 0x5c"$' "$u/90-lps001wp.rules" ||
+# The rule lps001wp-setup pc wrote for i2c-stub's adapter above: what a
+# user gets now (the package ships tools/90-lps001wp.rules as an example).
+cp "$work/setup.rules" "$u/90-lps001wp-setup.rules"
+grep -q 'ATTR{name}=="i2c-tiny-usb\*", ATTR{new_device}="lps001wp 0x5c"$' "$root/tools/90-lps001wp.rules" ||
 	fail "tools/90-lps001wp.rules takes an adapter name" "no ATTR{name}==\"i2c-tiny-usb*\" rule line to set it in"
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed
 BENCH_MINIMAL=1 BENCH_EXTRA_FILES=$work/guest-files bash "$root/tests/initramfs.sh" "$build/package.cpio.gz" "$work/modroot" "$kver" "$ko"
 echo "$sroot/boot/vmlinuz-$kver" > "$build/package.kernel"
 ok "Debian's $kver image and the package's module are ready to boot" "$(($(date +%s) - start)) s in all"
+
+t=$(date +%s)
+readme_done || exit 1
+echo "package: waited $(($(date +%s) - t)) s for the README's blocks" >&2

@@ -318,9 +318,11 @@ sd_in() {
 # a loaded machine (wide brackets, every poll a C=2) leans towards the
 # faster rate. So slow polls leave a rate undecided, never wrong. Prints
 # the rate that is 9 times likelier than each other one, else -.
+# (A tab after "function" below: lintian reads the awk program as shell,
+# and "function NAME(" with a space as a bashism.)
 likely_rate() {
 	echo "$@" | tr ' ' '\n' | awk -F: '
-	function pr(c, x) {
+	function	pr(c, x) {
 		if (c == 0) return x < 1 ? 1 - x : 0
 		if (c == 1) return x < 1 ? x : (x < 2 ? 2 - x : 0)
 		return x < 1 ? 0 : (x < 2 ? x - 1 : 1)

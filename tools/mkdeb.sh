@@ -16,9 +16,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 
-for t in dpkg-buildpackage dh dh_dkms; do
+for t in dpkg-buildpackage dh dh_dkms dtc; do
 	command -v "$t" >/dev/null ||
-		{ echo "mkdeb: $t missing: sudo apt install debhelper dh-dkms" >&2; exit 1; }
+		{ echo "mkdeb: $t missing: sudo apt install debhelper dh-dkms device-tree-compiler" >&2; exit 1; }
 done
 
 version=${LPS001WP_VERSION:-$(sh "$root/tools/version.sh" "$root")}
@@ -41,6 +41,13 @@ trap 'rm -rf "$work"' EXIT
 src=$work/lps001wp-$version
 LPS001WP_VERSION=$version sh "$root/tools/lps001wp-dkms.sh" stage "$src"
 cp -a "$root/debian" "$src/debian"
+# What the package brings beside the module's sources (debian/rules)
+for f in README.md Documentation/iio/lps001wp.rst Documentation/devicetree/overlays/lps001wp-overlay.dts \
+	Documentation/devicetree/overlays/README tools/lps001wp-setup.sh tools/lps001wp-hwcheck.sh \
+	tools/90-lps001wp.rules; do
+	mkdir -p "$(dirname "$src/$f")"
+	cp "$root/$f" "$src/$f"
+done
 sed -i "s|@MAINTAINER@|$maintainer|" "$src/debian/control"
 cat > "$src/debian/changelog" <<CHANGELOG
 lps001wp ($version) unstable; urgency=medium
@@ -50,8 +57,8 @@ lps001wp ($version) unstable; urgency=medium
  -- $maintainer  $date
 CHANGELOG
 
-# Nothing is compiled here: the implied build-essential is not needed (the
-# tools that are, dh and dh_dkms, are checked above).
+# Nothing is compiled here but the overlay: the implied build-essential is
+# not needed (the tools that are, dh, dh_dkms and dtc, are checked above).
 (cd "$src" && dpkg-buildpackage --build=all --no-sign --no-check-builddeps) > "$work/build.log" 2>&1 ||
 	{ tail -n 40 "$work/build.log" >&2; echo "mkdeb: dpkg-buildpackage failed" >&2; exit 1; }
 deb=lps001wp-dkms_${version}_all.deb
