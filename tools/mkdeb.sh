@@ -26,15 +26,19 @@ case $version in
 [0-9]*) ;;
 *) echo "mkdeb: bad version '$version'" >&2; exit 1 ;;
 esac
+# Read-only git calls, also in a clone another user owns (sudo -i, su)
+rgit() {
+	git -c safe.directory="$(cd "$root" && pwd -P)" -C "$root" "$@"
+}
 if [ -n "${DEBEMAIL:-}" ]; then
 	maintainer="${DEBFULLNAME:-lps001wp maintainers} <$DEBEMAIL>"
 else
-	maintainer=$(git -C "$root" log -1 --format='%an <%ae>' 2>/dev/null || true)
+	maintainer=$(rgit log -1 --format='%an <%ae>' 2>/dev/null || true)
 fi
 [ -n "$maintainer" ] || { echo "mkdeb: set DEBEMAIL (and DEBFULLNAME): no git history to take the maintainer from" >&2; exit 1; }
 # The changelog's date: the last commit's, so the same commit gives the
 # same package.
-date=$(git -C "$root" log -1 --format=%cD 2>/dev/null || date -R)
+date=$(rgit log -1 --format=%cD 2>/dev/null || date -R)
 
 work=$(mktemp -d "$out/.deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -52,7 +56,7 @@ sed -i "s|@MAINTAINER@|$maintainer|" "$src/debian/control"
 cat > "$src/debian/changelog" <<CHANGELOG
 lps001wp ($version) unstable; urgency=medium
 
-  * Built from $(git -C "$root" describe --always --dirty 2>/dev/null || echo "a tree without git").
+  * Built from $(rgit describe --always --dirty 2>/dev/null || echo "a tree without git").
 
  -- $maintainer  $date
 CHANGELOG
