@@ -9,7 +9,7 @@
 # status is non-zero when any gate failed.
 #
 # Gates: checkpatch, sparse, W=1, coccicheck, codespell, shellcheck, binding,
-# overlay. Each must report zero findings; the only way to waive one is an
+# overlay, helpers. Each must report zero findings; the only way to waive one is an
 # entry with a reason in tests/lint-exceptions.
 #
 # The work tree is never modified: builds run in a scratch copy under /tmp.
@@ -34,7 +34,7 @@ LINT_PACKAGES="linux-headers-amd64 build-essential bc perl sparse coccinelle oca
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 exceptions=$root/tests/lint-exceptions
-all_gates="checkpatch sparse W=1 coccicheck codespell shellcheck binding overlay"
+all_gates="checkpatch sparse W=1 coccicheck codespell shellcheck binding overlay helpers"
 gates=${LINT_GATES:-$all_gates}
 jobs=$(nproc)
 
@@ -472,6 +472,31 @@ gate_overlay() {
 	fi
 }
 
+# The guest suites share lib.sh's helpers: a script that defines a function
+# of the same name replaces it for the rest of the suite, also where other
+# helpers call it (76-failnth's own field() once broke regval and
+# wait_samples after it). Every guest script sourced after lib.sh is checked.
+gate_helpers() {
+	local lib=$src/tests/guest/lib/lib.sh out=$logs/helpers.log names f
+	names=$(sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)()[[:space:]]*{.*/\1/p' "$lib" | paste -sd'|' -)
+	if [ -z "$names" ]; then
+		notok helpers "no function found in tests/guest/lib/lib.sh"
+		return
+	fi
+	: >"$out"
+	for f in "$src"/tests/guest/*.sh "$src"/tests/guest/lib/*.sh; do
+		[ "$f" = "$lib" ] && continue
+		grep -nHE "^[[:space:]]*(function[[:space:]]+)?($names)[[:space:]]*\(\)" "$f" |
+			sed "s|^$src/||" >>"$out" || true
+	done
+	if [ -s "$out" ]; then
+		show helpers "$out"
+		notok helpers "$(wc -l <"$out") redefinitions of lib.sh functions"
+	else
+		ok helpers
+	fi
+}
+
 # ---------------------------------------------------------------- run
 for g in $gates; do
 	t0=$SECONDS
@@ -484,6 +509,7 @@ for g in $gates; do
 	shellcheck) gate_shellcheck ;;
 	binding) gate_binding ;;
 	overlay) gate_overlay ;;
+	helpers) gate_helpers ;;
 	*) notok "$g" "unknown gate (known: $all_gates)" ;;
 	esac
 	log "$g: $((SECONDS - t0))s"

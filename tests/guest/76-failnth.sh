@@ -59,14 +59,15 @@ r=$(/tests/fail_nth_sweep "$FIRST" "$STEP" 5000 "$SIM"/new_device "$A irq=rising
 	"$SIM"/delete_device "$A" /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c)
 secs=$(( $(date +%s) - start ))
 echo Y > "$F/ignore-gfp-wait"
-field() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-needed=$(( ($(field allocations) - FIRST) / STEP + 1 ))
-note "FIRST=$FIRST STEP=$STEP, ${secs}s: $(field injected) of $(field allocations) allocations failed one at a time: $(field absent) probes failed, $(field write_failed) new_device writes failed, $(field present) bound anyway"
+# swept KEY: a figure of the sweep's one-line report (KEY=VALUE words)
+swept() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+needed=$(( ($(swept allocations) - FIRST) / STEP + 1 ))
+note "FIRST=$FIRST STEP=$STEP, ${secs}s: $(swept injected) of $(swept allocations) allocations failed one at a time: $(swept absent) probes failed, $(swept write_failed) new_device writes failed, $(swept present) bound anyway"
 # A write's allocation count can vary by one or two between runs (a lazy
 # allocation), so a run may inject past the clean run's count: the sweep
 # must cover that count, never stop short of it
 check_true "fail-nth sweep: every STEP-th allocation failed once, then a clean run" \
-	test "$(field allocations)" -ge 50 -a "$(field injected)" -ge "$needed"
+	test "$(swept allocations)" -ge 50 -a "$(swept injected)" -ge "$needed"
 check_true "after the sweep the device is bound" bound
 D=$(iio_dev lps001wp)
 check_eq "and reads" 16212 "$(cat "$D/in_pressure_raw")"

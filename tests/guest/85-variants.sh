@@ -8,29 +8,9 @@
 # the build with lps001wp.h's switch flipped right.
 
 plan 155
-A=0x5c
 load_modules
 
-# bind VARIANT [NEW_DEVICE OPTIONS]: a fresh client at 0x5c on a chip in
-# VARIANT (set first: an irq= switch applies when the line's type is set)
-bind() {
-	V=$1
-	echo "default $1" > "$SIM"/5c/variant
-	new_client "${2:-irq=rising}"
-	check_true "$V: bound" test -n "$D"
-}
-
-unbind() {
-	echo $A > "$SIM"/delete_device
-	echo default > "$SIM"/5c/variant
-}
-
-# cold ATTR: a one-shot read with the chip powered down before it
-cold() {
-	wait_for 4 powered_down || { echo "not powered down before the read"; return; }
-	read_errno "$D/$1"
-}
-
+# bind, unbind, cold: lib.sh's; each bind is a check here
 # oneshot DELTA: values of cold and warm reads, and that none is stale
 oneshot() {
 	echo "const 16212 1600" > "$SIM"/5c/stimulus
@@ -105,6 +85,7 @@ event() {
 for v in default da_clear=status bdu=block drdy=pulse irq=level \
 	first_sample=garbage ths=inclusive lir=ignored int2=absent dr10=12.5; do
 	bind "$v"
+	check_true "$V: bound" test -n "$D"
 	oneshot -212
 	stream
 	event
@@ -116,6 +97,7 @@ done
 # shared line must be (on an edge, a sample raised while the other chip
 # holds the line low brings no edge, and both streams stop).
 bind "shared=1 irq=level" "irq=falling open-drain"
+check_true "$V: bound" test -n "$D"
 echo "shared=1 irq=level" > "$SIM"/5d/variant
 echo "0x5d irq=falling open-drain" > "$SIM"/new_device
 D2=$D
@@ -137,6 +119,7 @@ unbind
 # The DELTA sign cannot be told from the register: the default build
 # reports the register as REF_P - P (LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P)
 bind delta=p-ref
+check_true "$V: bound" test -n "$D"
 oneshot 212 " (the default build's sign is wrong on this chip)"
 stream
 event
@@ -145,6 +128,7 @@ unbind
 # DR=01 at 1 Hz (mainline's table): the default build advertises 7 Hz for
 # it; reads are slower than advertised but never time out
 bind dr01=1
+check_true "$V: bound" test -n "$D"
 echo 7 > "$D/sampling_frequency"
 check_eq "dr01=1: a read at '7 Hz' (DR=01) does not time out" 16212 \
 	"$(echo "const 16212 1600" > "$SIM"/5c/stimulus; read_errno "$D/in_pressure_raw")"
@@ -161,6 +145,7 @@ unbind
 # DR=00 and DR=10 are never programmed by the driver; set by hand (debugfs)
 # the reads still work, at whatever rate the chip makes of them
 bind dr10=1
+check_true "$V: bound" test -n "$D"
 DBG=/sys/kernel/debug/iio/${D##*/}/direct_reg_access
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo "0x20 0x24" > "$DBG"

@@ -95,6 +95,7 @@ struct lps_sim_chip {
 	unsigned int fault_turn_on_ms;	/* for the next new_device's vdd */
 	ktime_t turn_on_until;		/* NAKs everything before this */
 	unsigned int fault_delay_us;	/* read locklessly by lps_sim_xfer */
+	u64 fault_fired;		/* transfers failed since the last arming */
 
 	unsigned int virq[LPS_SIM_NUM_PADS];
 	struct i2c_client *client;

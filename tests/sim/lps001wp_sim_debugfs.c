@@ -461,6 +461,7 @@ static int lps_sim_fault_show(struct seq_file *sf, void *v)
 	seq_printf(sf, "eio_at %u\n", c->fault_eio_at);
 	seq_printf(sf, "turn_on_ms %u\n", c->fault_turn_on_ms);
 	seq_printf(sf, "delay_us %u\n", c->fault_delay_us);
+	seq_printf(sf, "fired %llu\n", c->fault_fired);
 	mutex_unlock(&c->sim->lock);
 	return 0;
 }
@@ -507,6 +508,12 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&c->sim->lock);
+	/*
+	 * A suite asks whether what it armed hit a transfer, also after it
+	 * cleared the fault: only arming restarts the count.
+	 */
+	if (strcmp(cmd, "clear"))
+		c->fault_fired = 0;
 	if (target) {
 		*target = val;
 		/* "every Nth" counts from the moment it is set */

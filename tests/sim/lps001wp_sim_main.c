@@ -198,8 +198,10 @@ static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
 		c->transfers++;
 		spin_unlock_irq(&c->lock);
 		ret = lps_sim_fault(c);
-		if (ret)
+		if (ret) {
+			c->fault_fired++;
 			goto out;
+		}
 	}
 	for (i = 0; i < num; i++)
 		lps_sim_msg(lps_sim_chip_at(sim, msgs[i].addr, msgs[i].flags),
