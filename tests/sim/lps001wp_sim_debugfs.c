@@ -462,6 +462,10 @@ static int lps_sim_fault_show(struct seq_file *sf, void *v)
 	seq_printf(sf, "turn_on_ms %u\n", c->fault_turn_on_ms);
 	seq_printf(sf, "delay_us %u\n", c->fault_delay_us);
 	seq_printf(sf, "fired %llu\n", c->fault_fired);
+	if (c->fault_fired_reg >= 0)
+		seq_printf(sf, "fired_reg 0x%02x\n", c->fault_fired_reg);
+	else
+		seq_puts(sf, "fired_reg none\n");
 	mutex_unlock(&c->sim->lock);
 	return 0;
 }
@@ -512,8 +516,10 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 	 * A suite asks whether what it armed hit a transfer, also after it
 	 * cleared the fault: only arming restarts the count.
 	 */
-	if (strcmp(cmd, "clear"))
+	if (strcmp(cmd, "clear")) {
 		c->fault_fired = 0;
+		c->fault_fired_reg = -1;
+	}
 	if (target) {
 		*target = val;
 		/* "every Nth" counts from the moment it is set */

@@ -150,7 +150,13 @@ fault_fired() {
 	field "$SIM/${1:-5c}/fault" fired && [ "$FIELD" -ge "${2:-1}" ]
 }
 
-# fault_left [CHIP] KIND: what is left of a counted fault (nak, eio, eio_at)
+# fault_hit_reg CHIP REG: the last transfer a fault failed addressed REG
+# (0xNN, as the fault file prints it).
+fault_hit_reg() {
+	field "$SIM/$1/fault" fired_reg && [ "$FIELD" = "$2" ]
+}
+
+# fault_left CHIP KIND: what is left of a counted fault (nak, eio, eio_at)
 fault_left() {
 	field "$SIM/$1/fault" "$2" && echo "$FIELD"
 }
