@@ -31,24 +31,23 @@ run_own_trigger() {
 		test "$tr" -gt 0 -a $((tr * 10)) -le $((sm * 11))
 	check_eq "$3: 40 scans" 40 "$(echo "$s" | grep -c .)"
 	# $1 - p per scan: 1 is right, 0 or less a duplicate, 2+ a gap
-	dups=$(echo "$s" | awk 'NR > 1 && $1 <= p { n++ } { p = $1 } END { print n + 0 }')
-	missed=$(echo "$s" | awk 'NR > 1 && $1 > p + 1 { n += $1 - p - 1 } { p = $1 } END { print n + 0 }')
-	where=$(echo "$s" | awk 'NR > 1 && $1 != p + 1 { printf "#%d:%d->%d ", NR, p, $1 } { p = $1 }')
+	dup_miss "$s"
 	overruns=$(counter 5c p_overruns)
-	check_eq "$3: no duplicated sample" 0 "$dups"
+	note "$STEPS"
+	check_eq "$3: no duplicated sample" 0 "$DUPS"
 	# A sample the chip overwrote before anyone could read it (P_OR: the
 	# guest was descheduled for a whole period) is lost on real hardware
 	# too; any other gap is the driver's.
-	note "$missed missed, $overruns overrun; $where"
+	note "$MISSED missed, $overruns overrun; $STEPS"
 	check_true "$3: no missed sample but those the chip overwrote" \
-		test "$missed" -le "$overruns"
+		test "$MISSED" -le "$overruns"
 	check_true "$3: temperature from the same sample" \
 		sh -c "echo '$s' | awk '\$1 - \$2 != 1000 { exit 1 }'"
 	# Timestamps come from the hard IRQ of each sample: strictly increasing,
 	# and on average near the 80 ms period (a stale or shared stamp is 0 or
 	# repeats; the window is wide on purpose, timing is not tested here).
 	ts=$(echo "$s" | scan_times)
-	check_true "$3: timestamps strictly increasing" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
+	check_true "$3: timestamps strictly increasing" assert_increasing "$ts" 40
 	per=$(echo "$ts" | awk 'NR == 1 { f = $1 } { t = $1 } END { printf "%d", (t - f) / (NR - 1) / 1000000 }')
 	note "$per ms"
 	check_true "$3: mean timestamp step within 40..160 ms of an 80 ms period" \

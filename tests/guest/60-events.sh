@@ -90,7 +90,8 @@ c=$(cat "$SIM"/5c/counters)
 irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
 srcs=$(echo "$c" | awk '$1 == "read_0x35" { print $2 + 0 }')
 note "$srcs INT_SRC reads, $irqs interrupts"
-check_true "INT_SRC checked on data-ready interrupts" test "$srcs" -ge $(( irqs - 1 )) -a "$irqs" -ge 5
+check_true "INT_SRC checked once per data-ready interrupt" \
+	test "$srcs" -ge $(( irqs - 1 )) -a "$srcs" -le $(( irqs + 1 )) -a "$irqs" -ge 5
 check_true "latched events acknowledged" test "$(counter 5c read_0x36)" -ge 1
 echo 0 > "$D/buffer/enable"
 check_eq "buffer off, events on: thresholds back on INT1" 0x03 "$(regval 5c 0x22)"

@@ -7,7 +7,7 @@
 # this suite pins what the default build does there and 86-switches shows
 # the build with lps001wp.h's switch flipped right.
 
-plan 155
+plan 156
 load_modules
 
 # bind, unbind, cold: lib.sh's; each bind is a check here
@@ -34,7 +34,7 @@ oneshot() {
 	done
 	note "$r"
 	check_true "$V: back-to-back reads, each a new sample" \
-		sh -c "echo '$r' | awk 'NF != 5 { exit 1 } { for (i = 1; i <= NF; i++) if (\$i !~ /^[0-9]+\$/ || (i > 1 && \$i <= \$(i - 1))) exit 1 }'"
+		assert_increasing "$r" 5
 	let_go
 }
 
@@ -48,12 +48,12 @@ stream() {
 	overruns=$(counter 5c p_overruns)
 	echo 0 > "$D/buffer/enable"
 	check_eq "$V: own trigger: 20 scans" 20 "$(echo "$s" | grep -c .)"
-	dups=$(echo "$s" | awk 'NR > 1 && $1 <= p { n++ } { p = $1 } END { print n + 0 }')
-	missed=$(echo "$s" | awk 'NR > 1 && $1 > p + 1 { n += $1 - p - 1 } { p = $1 } END { print n + 0 }')
-	check_eq "$V: own trigger: no duplicated sample" 0 "$dups"
-	note "$missed missed, $overruns overruns"
+	dup_miss "$s"
+	note "$STEPS"
+	check_eq "$V: own trigger: no duplicated sample" 0 "$DUPS"
+	note "$MISSED missed, $overruns overruns; $STEPS"
 	check_true "$V: own trigger: no missed sample but those overwritten" \
-		test "$missed" -le "$overruns"
+		test "$MISSED" -le "$overruns"
 	check_true "$V: own trigger: P and T of the same sample" \
 		sh -c "echo '$s' | awk '\$1 - \$2 != 1000 { exit 1 }'"
 }
@@ -154,7 +154,7 @@ check_eq "dr10=1: sampling_frequency of the unlisted DR=10 is refused" EINVAL \
 	"$(read_errno "$D/sampling_frequency" | sed 's/^ERR:.*Invalid argument.*/EINVAL/')"
 check_eq "dr10=1: a read at DR=10 (1 Hz) does not time out" 16212 "$(read_errno "$D/in_pressure_raw")"
 # written while the chip is powered down, as the driver would
-wait_for 4 powered_down
+check_true "dr10=1: powered down before DR=00 is set" wait_for 4 powered_down
 echo "0x20 0x04" > "$DBG"
 check_eq "DR=00: sampling_frequency 7 Hz (temperature 1 Hz)" 7.000000 "$(cat "$D/sampling_frequency")"
 check_eq "DR=00: a temperature read (1 Hz) does not time out" 1600 "$(read_errno "$D/in_temp_raw")"
