@@ -22,6 +22,8 @@ let_go
 check_true "PD=0 within 4 s" wait_for 4 powered_down
 check_eq "runtime suspended again" suspended "$(cat "$PWR"/runtime_status)"
 s1=$(counter 5c samples)
+# An absence: no state shows that the chip would have sampled by now, so
+# time must pass (6 periods at 12.5 Hz).
 sleep 0.5
 check_eq "no samples while powered down" "$s1" "$(counter 5c samples)"
 

@@ -36,7 +36,8 @@ check_eq "enable rising" 0 "$(write_errno "$E/in_pressure1_thresh_rising_en" 1)"
 check_eq "INT_CFG = LIR | PL_E" 0x06 "$(regval 5c 0x34)"
 check_eq "CTRL_REG3: thresholds on INT1" 0x03 "$(regval 5c 0x22)"
 check_eq "events keep the chip running with DIFF_EN" 0x7c "$(regval 5c 0x20)"
-sleep 1
+# three samples compared against the threshold, none crossing
+wait_samples 3
 check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
 
 # ---- rising: REF_P - P = 300 > 200 ----
@@ -65,7 +66,7 @@ check_true "last event off: powered down" wait_for 4 powered_down
 echo 15912 > "$D/in_pressure1_reference_raw"
 echo 0 > "$SIM"/5c/counters
 echo 1 > "$E/in_pressure1_thresh_rising_en"
-sleep 1
+wait_samples 3
 check_eq "DELTA -300 does not fire rising" 0 "$(counter 5c irqs_int1)"
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 

@@ -419,6 +419,20 @@ wait_samples() {
 	wait_for 5 counter_reached "${2:-5c}" samples "$ws_until"
 }
 
+# sampled_or_down CHIP N: CHIP's samples counter is at N or more, or the
+# chip is powered down (no fork).
+sampled_or_down() {
+	counter_reached "$1" samples "$2" || powered_down "$1"
+}
+
+# settled [CHIP]: waits (up to 5 s) until the next read returns the
+# stimulus just written: the chip (default 5c) has taken a sample since, or
+# it is powered down, where a read waits for a new one.
+settled() {
+	field "$SIM/${1:-5c}/counters" samples
+	wait_for 5 sampled_or_down "${1:-5c}" $(( FIELD + 1 ))
+}
+
 # rate_matches PERIOD_MS TOLERANCE: the samples counted since the chip's
 # counters were reset match its powered time at PERIOD_MS per sample
 # within TOLERANCE samples, and there are at least two (note: the figures).
