@@ -12,6 +12,8 @@
 #   GUEST_SUITES=a,b              only these guest suites (tests/guest/NN-*.sh)
 #   SUITES=a,b KERNEL=6.1         for --suite
 #   CHECK_JOBS=N                  lanes run at once (default: cores + 1)
+#   FAILNTH_FIRST=N               76-failnth's first allocation (default:
+#                                 random, printed), to repeat a run
 #
 # Stages run side by side: each test kernel's lane (its build, the driver's,
 # one boot with every suite), CHECK_JOBS at a time, and the host stages
@@ -39,6 +41,9 @@ case ${1:-} in
 --suite) mode=suite ;;
 '') ;;
 *) echo "usage: check.sh [--guest-only|--suite]" >&2; exit 2 ;;
+esac
+case ${FAILNTH_FIRST:-1} in
+'' | *[!0-9]* | 0*) echo "check.sh: FAILNTH_FIRST must be a number from 1 on, not '$FAILNTH_FIRST'" >&2; exit 2 ;;
 esac
 
 mkdir -p "$build"
@@ -231,7 +236,8 @@ kernel_lane() {
 		"$out/modroot" "$kver" "$out/test-modules/lps001wp.ko" "$out/test-modules/tests/sim/lps001wp_sim.ko" ||
 		return 1
 	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$out/initramfs-test.cpio.gz" \
-		"guest-$series" bench.mode=check "bench.suites=$suites" ${BENCH_KMEMLEAK_OFF:+kmemleak=off}
+		"guest-$series" bench.mode=check "bench.suites=$suites" ${BENCH_KMEMLEAK_OFF:+kmemleak=off} \
+		${FAILNTH_FIRST:+bench.failnth_first=$FAILNTH_FIRST}
 	if [ "$series" = 6.1 ] && [ -z "${GUEST_SUITES:-}" ]; then
 		# libiio's network client against iiod: kernel-agnostic, once
 		tag "$series" env BENCH_SPLAT_RE="$splat_re" bash "$root/tests/iiod.sh" \

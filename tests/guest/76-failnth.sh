@@ -6,7 +6,7 @@
 # and kmemleak (scanned by the runner after all suites) watch. A full sweep
 # (STEP=1) takes ~3 min under TCG; each run covers every STEP-th allocation
 # from a random FIRST, so successive runs cover them all (a TAP comment
-# gives FIRST; bench.failnth_first=FIRST on the kernel command line repeats
+# gives FIRST; FAILNTH_FIRST=FIRST make check (or check-suite) repeats
 # a run). With kmemleak on, every other allocation
 # is kmemleak's own record of the one before (a failed one falls back to
 # its pool, harmlessly): STEP is odd so both kinds get hit.
@@ -14,7 +14,7 @@
 plan 6
 STEP=5
 FIRST=${FAILNTH_FIRST:-$(( $(od -An -N2 -tu2 /dev/urandom) % STEP + 1 ))}
-echo "# $SUITE: FIRST=$FIRST STEP=$STEP (repeat: bench.failnth_first=$FIRST)" >> "$RESULTS"
+echo "# $SUITE: FIRST=$FIRST STEP=$STEP (repeat: FAILNTH_FIRST=$FIRST make check-suite SUITES=$SUITE)" >> "$RESULTS"
 
 A=0x5c
 load_modules
