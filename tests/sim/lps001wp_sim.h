@@ -152,6 +152,10 @@ void lps_sim_debugfs_init(struct lps_sim *sim);
 void lps_sim_debugfs_chips(struct lps_sim *sim, struct dentry *parent,
 			   const char *prefix);
 void lps_sim_fault_clear(struct lps_sim_chip *c);
+
+/* lps001wp_sim_client.c: the clients of new_device/delete_device */
+int lps_sim_new_client(struct lps_sim *sim, struct lps_sim_chip *c,
+		       unsigned int irq_type, bool open_drain, bool unmappable);
 void lps_sim_remove_client(struct lps_sim_chip *c);
 
 /* lps001wp_sim_of.c: the DT instance and the overlay files */
