@@ -72,6 +72,21 @@ agnostic_suites="10-sim 80-hwcheck 81-hwcheck-faults 86-switches"
 order=()
 jobs_max=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
 
+# plans_kept OUT: for each "# plan PREFIX N" in a stage's output OUT
+# (hostlib.sh's plan), one TAP line: N lines named "PREFIX: ..." came, so
+# a check that stops running fails the run instead of lowering the total.
+plans_kept() {
+	local p n got
+	while read -r _ _ p n; do
+		got=$(awk -v p="$p: " 'index($0, "ok - " p) == 1 || index($0, "not ok - " p) == 1' "$1" | wc -l)
+		if [ "$got" = "$n" ]; then
+			echo "ok - $p: ran its $n declared checks"
+		else
+			echo "not ok - $p: ran its $n declared checks # ran $got"
+		fi
+	done < <(grep -E '^# plan [^ ]+ [0-9]+$' "$1")
+}
+
 # run_stage NAME COMMAND...: run COMMAND in the foreground, recording its TAP
 # lines, stderr, duration and CPU time under $stages. A stage that fails without
 # reporting a failing test is itself a failed test.
@@ -83,6 +98,7 @@ run_stage() {
 	{ time "$@" > "$stages/$name.out" 2> "$stages/$name.log"; } 2> "$stages/$name.cpu"
 	rc=$?
 	grep -E '^(ok|not ok) ' "$stages/$name.out" > "$stages/$name.tap"
+	plans_kept "$stages/$name.out" >> "$stages/$name.tap"
 	if [ "$rc" != 0 ] && ! grep -q '^not ok ' "$stages/$name.tap"; then
 		echo "not ok - $name: stage failed with status $rc" >> "$stages/$name.tap"
 	fi

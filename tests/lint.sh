@@ -40,6 +40,12 @@ jobs=$(nproc)
 
 log() { echo "lint: $*" >&2; }
 
+# One TAP line per gate asked for (check.sh's run_stage counts them): a
+# gate that stops early, or a run that never reaches the gates, fails.
+# shellcheck disable=SC2086 # one word per gate
+set -- $gates
+echo "# plan lint $#"
+
 # ---------------------------------------------------------------- packages
 missing=()
 for p in $LINT_PACKAGES; do
