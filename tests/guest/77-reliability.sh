@@ -184,12 +184,14 @@ echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 
 # ---- bus faults across system suspend/resume ----
-# The chip held powered, so that the suspend has a power-down to make and
-# each pattern a transfer to hit; a refused suspend (its power-down failed)
-# is allowed, all three refused is not: then no resume was tried.
+# Runtime PM held on (control "on" holds a usage count): the suspend has a
+# power-down to make and the resume, which the PM core otherwise leaves to
+# the next user, writes every register back, so each pattern has
+# transfers to hit. A refused suspend (its power-down failed) is allowed,
+# all three refused is not: then no resume was tried.
 echo devices > /sys/power/pm_test
 sfail=0 went=0 nohit=
-hold_on
+echo on > "$PWR/control"
 for f in "eio_every 2" "eio 1" "nak_every 3"; do
 	cat "$D/in_pressure_raw" > /dev/null
 	echo "$f" > "$SIM"/5c/fault
@@ -197,7 +199,7 @@ for f in "eio_every 2" "eio 1" "nak_every 3"; do
 	echo clear > "$SIM"/5c/fault
 	fault_fired 5c || nohit="$nohit '$f'"
 done
-let_go
+echo auto > "$PWR/control"
 echo none > /sys/power/pm_test
 note "$sfail refused, $went went through;${nohit:+ never fired:$nohit}"
 check_true "3 suspend/resume cycles under faults: each fault hit, not every suspend refused" \
