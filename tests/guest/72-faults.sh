@@ -23,9 +23,9 @@ for f in "eio 1" "nak 1" "eio 6" "nak 3" "eio_every 2" "nak_every 2"; do
 	echo "$f" > "$SIM"/5c/fault
 	case $f in *_every*) want=2 ;; *) want=${f#* } ;; esac
 	wait_for 5 fault_fired 5c "$want"
-	echo clear > "$SIM"/5c/fault
 	field "$SIM"/5c/fault fired
 	hit=$FIELD
+	echo clear > "$SIM"/5c/fault
 	echo 0 > "$SIM"/5c/counters
 	wait_for 5 counter_reached 5c read_0x27 5
 	n=$(counter 5c read_0x27)
@@ -63,8 +63,8 @@ listen ack 4000
 echo "eio_at 2" > "$SIM"/5c/fault
 echo "const 15912 1600" > "$SIM"/5c/stimulus
 heard ack
-echo clear > "$SIM"/5c/fault
 check_true "the failed transfer was the INT_ACK read" fault_hit_reg 5c 0x36
+echo clear > "$SIM"/5c/fault
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 wait_samples 2
 listen after_ack 4000

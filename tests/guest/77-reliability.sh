@@ -165,9 +165,9 @@ while [ $i -lt 20 ]; do
 	done
 	i=$((i + 1))
 done
-echo clear > "$SIM"/5c/fault
 hit=no
 fault_fired 5c && hit=yes
+echo clear > "$SIM"/5c/fault
 # Writing the enables again brings the chip in line with them
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 echo 0 > "$E/in_pressure1_thresh_falling_en"
@@ -196,8 +196,8 @@ for f in "eio_every 2" "eio 1" "nak_every 3"; do
 	cat "$D/in_pressure_raw" > /dev/null
 	echo "$f" > "$SIM"/5c/fault
 	if echo mem 2>/dev/null > /sys/power/state; then went=$((went + 1)); else sfail=$((sfail + 1)); fi
-	echo clear > "$SIM"/5c/fault
 	fault_fired 5c || nohit="$nohit '$f'"
+	echo clear > "$SIM"/5c/fault
 done
 echo auto > "$PWR/control"
 echo none > /sys/power/pm_test

@@ -509,13 +509,11 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&c->sim->lock);
 	/*
-	 * A suite asks whether what it armed hit a transfer, also after it
-	 * cleared the fault: only arming restarts the count.
+	 * Every write restarts the count, "clear" too: a suite that reads it
+	 * for a chip it did not arm since finds 0, not an older fault's hits.
 	 */
-	if (strcmp(cmd, "clear")) {
-		c->fault_fired = 0;
-		c->fault_fired_reg = -1;
-	}
+	c->fault_fired = 0;
+	c->fault_fired_reg = -1;
 	if (target) {
 		*target = val;
 		/* "every Nth" counts from the moment it is set */

@@ -145,7 +145,7 @@ let_go() {
 
 # fault_fired [CHIP] [N]: what was last armed in CHIP's fault file (default
 # 5c) has failed N (default 1) transfers or more: its "fired" count, which
-# only arming restarts, so it still answers after "clear".
+# every write of the file restarts, "clear" too (ask before clearing).
 fault_fired() {
 	field "$SIM/${1:-5c}/fault" fired && [ "$FIELD" -ge "${2:-1}" ]
 }
