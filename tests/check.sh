@@ -12,6 +12,8 @@
 #   GUEST_SUITES=a,b              only these guest suites (tests/guest/NN-*.sh)
 #   SUITES=a,b KERNEL=6.1         for --suite
 #   CHECK_JOBS=N                  lanes run at once (default: cores + 1)
+#   FAILNTH_FIRST=N               76-failnth's first allocation (default:
+#                                 random, printed), to repeat a run
 #
 # Stages run side by side: each test kernel's lane (its build, the driver's,
 # one boot with every suite), CHECK_JOBS at a time, and the host stages
@@ -40,6 +42,9 @@ case ${1:-} in
 '') ;;
 *) echo "usage: check.sh [--guest-only|--suite]" >&2; exit 2 ;;
 esac
+case ${FAILNTH_FIRST:-1} in
+'' | *[!0-9]* | 0*) echo "check.sh: FAILNTH_FIRST must be a number from 1 on, not '$FAILNTH_FIRST'" >&2; exit 2 ;;
+esac
 
 mkdir -p "$build"
 # One run at a time per build directory: concurrent runs would overwrite
@@ -67,6 +72,21 @@ agnostic_suites="10-sim 80-hwcheck 81-hwcheck-faults 86-switches"
 order=()
 jobs_max=${CHECK_JOBS:-$(( $(nproc) + 1 ))}
 
+# plans_kept OUT: for each "# plan PREFIX N" in a stage's output OUT
+# (hostlib.sh's plan), one TAP line: N lines named "PREFIX: ..." came, so
+# a check that stops running fails the run instead of lowering the total.
+plans_kept() {
+	local p n got
+	while read -r _ _ p n; do
+		got=$(awk -v p="$p: " 'index($0, "ok - " p) == 1 || index($0, "not ok - " p) == 1' "$1" | wc -l)
+		if [ "$got" = "$n" ]; then
+			echo "ok - $p: ran its $n declared checks"
+		else
+			echo "not ok - $p: ran its $n declared checks # ran $got"
+		fi
+	done < <(grep -E '^# plan [^ ]+ [0-9]+$' "$1")
+}
+
 # run_stage NAME COMMAND...: run COMMAND in the foreground, recording its TAP
 # lines, stderr, duration and CPU time under $stages. A stage that fails without
 # reporting a failing test is itself a failed test.
@@ -78,6 +98,7 @@ run_stage() {
 	{ time "$@" > "$stages/$name.out" 2> "$stages/$name.log"; } 2> "$stages/$name.cpu"
 	rc=$?
 	grep -E '^(ok|not ok) ' "$stages/$name.out" > "$stages/$name.tap"
+	plans_kept "$stages/$name.out" >> "$stages/$name.tap"
 	if [ "$rc" != 0 ] && ! grep -q '^not ok ' "$stages/$name.tap"; then
 		echo "not ok - $name: stage failed with status $rc" >> "$stages/$name.tap"
 	fi
@@ -234,7 +255,8 @@ kernel_lane() {
 		"$out/modroot" "$kver" "$out/test-modules/lps001wp.ko" "$out/test-modules/tests/sim/lps001wp_sim.ko" ||
 		return 1
 	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" "$out/initramfs-test.cpio.gz" \
-		"guest-$series" bench.mode=check "bench.suites=$suites" ${BENCH_KMEMLEAK_OFF:+kmemleak=off}
+		"guest-$series" bench.mode=check "bench.suites=$suites" ${BENCH_KMEMLEAK_OFF:+kmemleak=off} \
+		${FAILNTH_FIRST:+bench.failnth_first=$FAILNTH_FIRST}
 	if [ "$series" = 6.1 ] && [ -z "${GUEST_SUITES:-}" ]; then
 		# libiio's network client against iiod: kernel-agnostic, once
 		tag "$series" env BENCH_SPLAT_RE="$splat_re" bash "$root/tests/iiod.sh" \

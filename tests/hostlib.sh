@@ -8,12 +8,20 @@ tap_result() {
 	if [ "$2" = 0 ]; then echo "ok - $1"; else echo "not ok - $1 # ${3:-}"; fi
 }
 
+# plan PREFIX N: the stage part whose TAP lines are named "PREFIX: ..."
+# runs N checks; check.sh's run_stage fails the stage when it ran another
+# number (as guest suites declare theirs). N may be computed, never from
+# what the checks find.
+plan() {
+	echo "# plan $1 $2"
+}
+
 # tag SERIES COMMAND...: run COMMAND, naming the kernel series in its TAP
-# lines ("ok - dkms: ..." becomes "ok - dkms-6.12: ...").
+# lines and plans ("ok - dkms: ..." becomes "ok - dkms-6.12: ...").
 tag() {
 	local series=$1
 	shift
-	"$@" | sed -E "s/^(ok|not ok) - ([a-z0-9]+):/\1 - \2-$series:/"
+	"$@" | sed -E "s/^(ok|not ok) - ([a-z0-9]+):/\1 - \2-$series:/; s/^# plan ([a-z0-9]+) /# plan \1-$series /"
 	return "${PIPESTATUS[0]}"
 }
 

@@ -24,6 +24,8 @@ fail() {
 	echo "not ok - install: $1 # $2"
 	exit 1
 }
+# five checks; one that fails ends the run (check.sh counts them)
+echo "# plan install 5"
 
 [ -n "$kver" ] || kver=$(stock_kver "$series") || fail "headers installed" "see tests/deps.sh"
 work=$(mktemp -d /tmp/lps001wp-install.XXXXXX)

@@ -21,6 +21,10 @@ src=${LPS001WP_OVERLAY:-$root/Documentation/devicetree/overlays/lps001wp-overlay
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
+# the checks below, counted (check.sh fails the stage on another number):
+# the compile, 6 parameter sets, 6 bus parameters, dt-validate, make, and
+# 3 mutants
+echo "# plan overlay 18"
 
 GPIO=/soc/gpio@7e200000
 I2C1=/soc/i2c@7e804000

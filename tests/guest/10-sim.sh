@@ -20,10 +20,13 @@ get() {
 set_reg() {
 	i2cset -f -y "$BUS" "$1" "$2" "$3"
 }
-# run_for DR_CTRL1 SECONDS: power up with CTRL_REG1 value, wait, power down
+# run_for DR_CTRL1 N: power up with CTRL_REG1 value until the chip has
+# taken N more samples (its own clock: a slow guest only stretches the
+# wait), power down
 run_for() {
 	set_reg $A 0x20 "$1"
-	sleep "$2"
+	field "$SIM/5c/counters" samples
+	wait_for 10 counter_reached 5c samples $(( FIELD + $2 ))
 	set_reg $A 0x20 0x00
 }
 abs() {
@@ -75,6 +78,8 @@ check_eq "PRESS_OUT_L without bit 7 repeats" "0x54 0x54 0x54" "$(xfer w1@$A 0x28
 check_eq "regs file shows PRESS_OUT_H" 0x3f "$(regval 5c 0x29)"
 
 before=$(counter 5c samples)
+# An absence: no state shows that a powered chip would have sampled by
+# now, so time must pass (6 periods at the default DR).
 sleep 0.5
 check_eq "PD = 0: samples counter flat" "$before" "$(counter 5c samples)"
 
@@ -83,7 +88,7 @@ for dr in "0x70 80" "0x50 143"; do
 	# shellcheck disable=SC2086 # split "ctrl1 period"
 	set -- $dr
 	echo 0 > "$SIM"/5c/counters
-	run_for "$1" 1
+	run_for "$1" 8
 	c=$(cat "$SIM"/5c/counters)
 	n=$(echo "$c" | awk '$1 == "samples" { print $2 }')
 	ms=$(echo "$c" | awk '$1 == "powered_ms" { print $2 }')
@@ -97,7 +102,7 @@ done
 echo 0 > "$SIM"/5c/counters
 echo "counter 1000 -5" > "$SIM"/5c/stimulus
 check_eq "counter stimulus reads back" "counter 1000 -5" "$(cat "$SIM"/5c/stimulus)"
-run_for 0x74 0.6
+run_for 0x74 5
 n=$(counter 5c samples)
 # shellcheck disable=SC2046 # one positional parameter per byte
 set -- $(xfer w1@$A 0xa8 r4)
@@ -109,7 +114,7 @@ check_eq "counter: TEMP_OUT = -5 + last sample number" $(( -5 + n - 1 )) "$t"
 # DR = 00: temperature every 7th pressure sample (1 Hz)
 echo 0 > "$SIM"/5c/counters
 echo "counter 0 0" > "$SIM"/5c/stimulus
-run_for 0x44 1.6
+run_for 0x44 10
 n=$(counter 5c samples)
 # shellcheck disable=SC2046 # one positional parameter per byte
 set -- $(xfer w1@$A 0xaa r2)
@@ -120,11 +125,11 @@ check_true "DR=00: T at 1 Hz, every 7th P sample" test "$n" -ge 7 -a "$t" -eq $(
 # ---- DELTA ----
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 xfer w3@$A 0xb0 0x80 0x3e >/dev/null                  # REF_P = 16000
-run_for 0x78 0.3                                       # PD | DR=11 | DIFF_EN
+run_for 0x78 2                                         # PD | DR=11 | DIFF_EN
 check_eq "DELTA = REF - P = -212" "0x2c 0xff" "$(xfer w1@$A 0xac r2)"
 check_eq "delta_sign default" ref-minus-p "$(cat "$SIM"/5c/delta_sign)"
 echo p-minus-ref > "$SIM"/5c/delta_sign
-run_for 0x78 0.3
+run_for 0x78 2
 check_eq "DELTA with p-minus-ref = +212" "0xd4 0x00" "$(xfer w1@$A 0xac r2)"
 echo ref-minus-p > "$SIM"/5c/delta_sign
 check_eq "bad delta_sign rejected" EINVAL "$(write_errno "$SIM"/5c/delta_sign sideways)"
@@ -144,7 +149,7 @@ check_eq "variant: a refused write changes nothing" latch \
 	"$(sed -n 's/^lir=//p' "$SIM"/5c/variant)"
 check_eq "variant: 5d untouched" "$defaults" "$(variant 5d)"
 echo 0 > "$SIM"/5c/counters
-run_for 0x50 2.5
+run_for 0x50 2
 n=$(counter 5c samples); ms=$(counter 5c powered_ms)
 note "$n samples in $ms ms powered"
 check_true "variant dr01=1: DR=01 samples at 1 Hz over the powered time" \
@@ -159,7 +164,7 @@ check_eq "variant: every alternative reads back" "$all" "$(variant 5c)"
 echo default > "$SIM"/5c/variant
 
 # ---- regs file has no side effects ----
-run_for 0x70 0.3
+run_for 0x70 2
 cat "$SIM"/5c/regs >/dev/null; cat "$SIM"/5c/regs >/dev/null
 check_eq "reading regs leaves P_DA set" 2 $(( $(regval 5c 0x27) & 2 ))
 echo "0x27 0x00" > "$SIM"/5c/regs

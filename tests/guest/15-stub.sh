@@ -14,24 +14,6 @@ stub_load() {
 	BUS=$(i2c_bus_of "SMBus stub driver") || return 1
 }
 
-# preload REG VALUE: at REG and REG | 0x80 (in hex: busybox's i2cset reads
-# bare numbers as hex).
-preload() {
-	i2cset -f -y "$BUS" $ADDR "$1" "$2" b
-	i2cset -f -y "$BUS" $ADDR "$(printf '0x%02x' $(( $1 | 0x80 )))" "$2" b
-}
-
-preload_chip() {
-	preload 0x0f "$1"       # WHO_AM_I
-	preload 0x27 0x03       # STATUS: P_DA | T_DA, so the data-ready poll ends
-	preload 0x28 0x54       # PRESS_OUT 0x3f54 = 16212 = 1013.25 mbar
-	preload 0x29 0x3f
-	preload 0x2a 0x40       # TEMP_OUT 0x0640 = 1600 = 25 degC
-	preload 0x2b 0x06
-	preload 0x2c 0xc0       # DELTA 0xffc0 = -64 = -4 mbar
-	preload 0x2d 0xff
-}
-
 new_device() {
 	echo "lps001wp $ADDR" > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
 }
@@ -47,7 +29,7 @@ if [ -f /tests/expect-version ]; then
 fi
 check_true "i2c-stub loads with a chip at $ADDR" stub_load
 
-preload_chip 0xba
+stub_preload "$BUS" $ADDR 0xba
 new_device
 if dev=$(iio_dev lps001wp); then
 	pass "probe on an SMBus-only adapter registers an IIO device"
@@ -66,7 +48,7 @@ fi
 delete_device
 
 # A sibling part answers at the same address: probe must refuse it.
-preload_chip 0xbb
+stub_preload "$BUS" $ADDR 0xbb
 dmesg -c > /dev/null
 new_device
 check_false "WHO_AM_I 0xbb: no IIO device" iio_dev lps001wp

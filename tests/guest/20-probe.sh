@@ -21,7 +21,7 @@ check_eq "INT_CFG after probe: LIR only" 0x04 "$(regval 5c 0x34)"
 check_eq "REF_P and THS_P cleared" "0x00 0x00 0x00 0x00" \
 	"$(regval 5c 0x30) $(regval 5c 0x31) $(regval 5c 0x32) $(regval 5c 0x33)"
 check_eq "left powered down: no power-up during probe" 0 "$(counter 5c power_ups)"
-check_false "no own trigger without an IRQ" iio_trigger lps001wp-dev0
+check_false "no own trigger without an IRQ" iio_trigger "lps001wp-dev${D##*iio:device}"
 check_false "no event attributes without an IRQ" test -e "$D/events/in_pressure1_thresh_rising_en"
 check_true "buffer support present" test -d "$D/buffer"
 
@@ -82,10 +82,18 @@ done
 check_eq "two chips, two IIO devices" 2 "$n"
 
 # ---- unload with devices bound ----
+# Both chips powered by a read and held so (no autosuspend before the
+# unload): the unload must power them down.
+for d in /sys/bus/iio/devices/iio:device*; do
+	[ "$(cat "$d/name")" = lps001wp ] || continue
+	echo 60000 > "$d/../power/autosuspend_delay_ms"
+	cat "$d/in_pressure_raw" > /dev/null
+done
+pd_before="$(( $(regval 5c 0x20) & 0x40 )) $(( $(regval 5d 0x20) & 0x40 ))"
 check_true "rmmod lps001wp with two devices bound" rmmod lps001wp
 check_false "no lps001wp IIO device after rmmod" iio_dev lps001wp
-check_eq "chips left powered down" "0 0" \
-	"$(( $(regval 5c 0x20) & 0x40 )) $(( $(regval 5d 0x20) & 0x40 ))"
+check_eq "chips powered up by a read, left powered down by the unload" "64 64, 0 0" \
+	"$pd_before, $(( $(regval 5c 0x20) & 0x40 )) $(( $(regval 5d 0x20) & 0x40 ))"
 echo $A > "$SIM"/delete_device
 echo 0x5d > "$SIM"/delete_device
 check_true "rmmod lps001wp_sim" rmmod lps001wp_sim

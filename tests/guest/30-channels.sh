@@ -8,17 +8,17 @@ setup_device
 
 # ---- absolute pressure and temperature ----
 # a warm read takes the sample waiting unread, which may predate a new
-# stimulus: each is given time (about four periods) to reach the outputs
+# stimulus: each waits until it has reached the outputs (settled)
 echo "const 16212 1600" > "$SIM"/5c/stimulus
-sleep 0.3
+settled
 check_eq "in_pressure_raw = 16212 (1013.25 mbar)" 16212 "$(cat "$D/in_pressure_raw")"
 check_eq "in_temp_raw = 1600 (25 degC)" 1600 "$(cat "$D/in_temp_raw")"
 echo "const 40000 -2560" > "$SIM"/5c/stimulus
-sleep 0.3
+settled
 check_eq "pressure is unsigned: 40000" 40000 "$(cat "$D/in_pressure_raw")"
 check_eq "temperature is signed: -2560 (-40 degC)" -2560 "$(cat "$D/in_temp_raw")"
 echo "const 4800 5440" > "$SIM"/5c/stimulus
-sleep 0.3
+settled
 check_eq "in_pressure_raw = 4800 (300 mbar)" 4800 "$(cat "$D/in_pressure_raw")"
 check_eq "in_temp_raw = 5440 (85 degC)" 5440 "$(cat "$D/in_temp_raw")"
 
@@ -42,7 +42,7 @@ check_true "consecutive reads return new samples" test "$p2" -gt "$p1"
 
 # ---- differential channel: DELTA = REF_P - P ----
 echo "const 16212 1600" > "$SIM"/5c/stimulus
-sleep 0.3
+settled
 check_eq "in_pressure1_reference_raw starts at 0" 0 "$(cat "$D/in_pressure1_reference_raw")"
 echo 16000 > "$D/in_pressure1_reference_raw"
 check_eq "reference reads back" 16000 "$(cat "$D/in_pressure1_reference_raw")"
@@ -55,7 +55,7 @@ echo 17000 > "$D/in_pressure1_reference_raw"
 check_eq "new reference applies to the very next read: 17000 - 16212" 788 "$(cat "$D/in_pressure1_raw")"
 echo 65535 > "$D/in_pressure1_reference_raw"
 echo "const 65535 0" > "$SIM"/5c/stimulus
-sleep 0.3
+settled
 check_eq "reference 65535 - P 65535" 0 "$(cat "$D/in_pressure1_raw")"
 echo 0 > "$D/in_pressure1_reference_raw"
 check_eq "pressure still 65535 unsigned" 65535 "$(cat "$D/in_pressure_raw")"

@@ -28,14 +28,15 @@ check_eq "buffer enable" 0 "$(write_errno "$D/buffer/enable" 1)"
 check_eq "running: CTRL_REG1 = PD | DR=11 | DIFF_EN | BDU" 0x7c "$(regval 5c 0x20)"
 check_eq "one power-up" 1 "$(counter 5c power_ups)"
 check_eq "sampling_frequency busy while buffered" EBUSY "$(write_errno "$D/sampling_frequency" 7)"
-check_eq "raw read busy while buffered" "ERR" "$(read_errno "$D/in_pressure_raw" | cut -c1-3)"
+check_eq "raw read busy while buffered" "ERR:dd: $D/in_pressure_raw: Device or resource busy" \
+	"$(read_errno "$D/in_pressure_raw")"
 s=$(scans 3 16)
 first=$(echo "$s" | head -n1 | awk '{ print $1, $2, $3, $4 }')
 # P 16212, T 1600, DELTA 16000 - 16212 = -212 = 65324, padding 0
 check_eq "scan: P, T, DELTA (-212), zero padding" "16212 1600 65324 0" "$first"
 check_eq "3 scans read" 3 "$(echo "$s" | wc -l)"
 ts=$(echo "$s" | scan_times)
-check_true "timestamps increase" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
+check_true "timestamps increase" assert_increasing "$ts" 3
 # Each scan queued from now on took one burst, which begins at STATUS (the
 # enable's polls for a first sample are behind us). The two snapshots are
 # builtins, so no fork lies between them; still, a burst in flight and a
@@ -53,7 +54,7 @@ echo 1 > "$D/buffer/enable"
 # Streaming, every transfer is one 8-byte burst (SUB, STATUS, 3 pairs):
 # per-channel reads would be 3 bytes each
 echo 0 > "$SIM"/5c/counters
-sleep 1
+wait_for 5 counter_reached 5c read_0x27 8
 # one snapshot; a burst may still land between its two lines
 c=$(cat "$SIM/5c/counters")
 tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
@@ -94,10 +95,17 @@ echo sysfstrig7 > "$D/trigger/current_trigger"
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 enable_scan pressure temp
 echo 1 > "$D/buffer/enable"
-( sleep 0.5; echo 1 > "$ST/trigger_now"; sleep 0.2; echo 1 > "$ST/trigger_now" ) &
+# has_scans N: the buffer holds N scans or more (a pulse while the pollfunc
+# still runs is lost: each pulse waits for the scan of the one before)
+has_scans() {
+	read -r q_n < "$D/buffer/data_available" && [ "$q_n" -ge "$1" ]
+}
+echo 1 > "$ST/trigger_now"
+wait_for 5 has_scans 1
+echo 1 > "$ST/trigger_now"
+wait_for 5 has_scans 2
 check_eq "sysfs trigger: two scans on demand" "16212 1600;16212 1600" \
 	"$(scans 2 4 | awk '{ printf "%s%s %s", s, $1, $2; s = ";" }')"
-wait
 echo 0 > "$D/buffer/enable"
 echo "" > "$D/trigger/current_trigger"
 echo 7 > /sys/bus/iio/devices/iio_sysfs_trigger/remove_trigger
@@ -116,8 +124,10 @@ echo none > /sys/power/pm_test
 check_eq "resume replayed REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
 check_eq "resume powered the chip back up" 0x7c "$(regval 5c 0x20)"
 # The fifo still holds scans taken before the suspend (with REF_P poked to
-# 0): let a few new samples come, then drain it all and look at the newest.
-sleep 0.6
+# 0): once the trigger made two bursts after the resume checks, drain it
+# all and look at the newest (a burst in flight at the reset is the older).
+echo 0 > "$SIM"/5c/counters
+wait_for 5 counter_reached 5c read_0x27 2
 queued=$(cat "$D/buffer/data_available")
 check_eq "scans continue after resume, with the replayed reference" "16212 1600 50558" \
 	"$(scans "$queued" 6 | tail -n1 | awk '{ print $1, $2, $3 }')"

@@ -3,7 +3,7 @@
 # the IRQ type and drive-open-drain, and at 12.5 Hz no duplicated and no
 # missed sample (the counter stimulus numbers them).
 
-plan 48
+plan 45
 A=0x5c
 
 # run_own_trigger CTRL3_IDLE CTRL3_RUNNING LABEL
@@ -31,28 +31,26 @@ run_own_trigger() {
 		test "$tr" -gt 0 -a $((tr * 10)) -le $((sm * 11))
 	check_eq "$3: 40 scans" 40 "$(echo "$s" | grep -c .)"
 	# $1 - p per scan: 1 is right, 0 or less a duplicate, 2+ a gap
-	dups=$(echo "$s" | awk 'NR > 1 && $1 <= p { n++ } { p = $1 } END { print n + 0 }')
-	missed=$(echo "$s" | awk 'NR > 1 && $1 > p + 1 { n += $1 - p - 1 } { p = $1 } END { print n + 0 }')
-	where=$(echo "$s" | awk 'NR > 1 && $1 != p + 1 { printf "#%d:%d->%d ", NR, p, $1 } { p = $1 }')
+	dup_miss "$s"
 	overruns=$(counter 5c p_overruns)
-	check_eq "$3: no duplicated sample" 0 "$dups"
+	note "$STEPS"
+	check_eq "$3: no duplicated sample" 0 "$DUPS"
 	# A sample the chip overwrote before anyone could read it (P_OR: the
 	# guest was descheduled for a whole period) is lost on real hardware
 	# too; any other gap is the driver's.
-	note "$missed missed, $overruns overrun; $where"
+	note "$MISSED missed, $overruns overrun; $STEPS"
 	check_true "$3: no missed sample but those the chip overwrote" \
-		test "$missed" -le "$overruns"
+		test "$MISSED" -le "$overruns"
 	check_true "$3: temperature from the same sample" \
 		sh -c "echo '$s' | awk '\$1 - \$2 != 1000 { exit 1 }'"
-	# Timestamps come from the hard IRQ of each sample: strictly increasing,
-	# and on average near the 80 ms period (a stale or shared stamp is 0 or
-	# repeats; the window is wide on purpose, timing is not tested here).
+	# Timestamps come from the hard IRQ of each sample: strictly increasing
+	# (a stale or shared stamp is 0 or repeats). Their mean step, near the
+	# 80 ms period on an idle host, is a figure of the line, not a bound: a
+	# loaded host stretches it.
 	ts=$(echo "$s" | scan_times)
-	check_true "$3: timestamps strictly increasing" sh -c "echo '$ts' | awk 'NR > 1 && \$1 <= p { exit 1 } { p = \$1 }'"
-	per=$(echo "$ts" | awk 'NR == 1 { f = $1 } { t = $1 } END { printf "%d", (t - f) / (NR - 1) / 1000000 }')
-	note "$per ms"
-	check_true "$3: mean timestamp step within 40..160 ms of an 80 ms period" \
-		test "$per" -ge 40 -a "$per" -le 160
+	per=$(echo "$ts" | awk 'NR == 1 { f = $1 } { t = $1 } END { if (NR > 1) printf "%d", (t - f) / (NR - 1) / 1000000 }')
+	note "mean step ${per:-?} ms"
+	check_true "$3: timestamps strictly increasing" assert_increasing "$ts" 40
 	# An edge per sample since the counters' reset, no more (a storm, a
 	# pad that toggles); none for a sample that overran an unread one,
 	# whose DRDY never fell

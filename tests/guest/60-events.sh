@@ -36,7 +36,8 @@ check_eq "enable rising" 0 "$(write_errno "$E/in_pressure1_thresh_rising_en" 1)"
 check_eq "INT_CFG = LIR | PL_E" 0x06 "$(regval 5c 0x34)"
 check_eq "CTRL_REG3: thresholds on INT1" 0x03 "$(regval 5c 0x22)"
 check_eq "events keep the chip running with DIFF_EN" 0x7c "$(regval 5c 0x20)"
-sleep 1
+# three samples compared against the threshold, none crossing
+wait_samples 3
 check_eq "DELTA = 0: no interrupt" 0 "$(counter 5c irqs_int1)"
 
 # ---- rising: REF_P - P = 300 > 200 ----
@@ -65,7 +66,7 @@ check_true "last event off: powered down" wait_for 4 powered_down
 echo 15912 > "$D/in_pressure1_reference_raw"
 echo 0 > "$SIM"/5c/counters
 echo 1 > "$E/in_pressure1_thresh_rising_en"
-sleep 1
+wait_samples 3
 check_eq "DELTA -300 does not fire rising" 0 "$(counter 5c irqs_int1)"
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 
@@ -90,7 +91,8 @@ c=$(cat "$SIM"/5c/counters)
 irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
 srcs=$(echo "$c" | awk '$1 == "read_0x35" { print $2 + 0 }')
 note "$srcs INT_SRC reads, $irqs interrupts"
-check_true "INT_SRC checked on data-ready interrupts" test "$srcs" -ge $(( irqs - 1 )) -a "$irqs" -ge 5
+check_true "INT_SRC checked once per data-ready interrupt" \
+	test "$srcs" -ge $(( irqs - 1 )) -a "$srcs" -le $(( irqs + 1 )) -a "$irqs" -ge 5
 check_true "latched events acknowledged" test "$(counter 5c read_0x36)" -ge 1
 echo 0 > "$D/buffer/enable"
 check_eq "buffer off, events on: thresholds back on INT1" 0x03 "$(regval 5c 0x22)"

@@ -78,7 +78,7 @@ run_dt_trigger() {
 	note "type $type"
 	check_eq "$lbl: buffer scan carries the stimulus" 17000 "$s"
 	n1=$(counter "$chip" irqs_int1)
-	sleep 1
+	wait_for 5 counter_reached "$chip" irqs_int1 $(( n1 + 2 ))
 	n2=$(counter "$chip" irqs_int1)
 	note "$n1 -> $n2"
 	check_true "$lbl: irqs_int1 keeps growing" test "$n2" -gt "$n1"

@@ -6,7 +6,7 @@
 # and kmemleak (scanned by the runner after all suites) watch. A full sweep
 # (STEP=1) takes ~3 min under TCG; each run covers every STEP-th allocation
 # from a random FIRST, so successive runs cover them all (a TAP comment
-# gives FIRST; bench.failnth_first=FIRST on the kernel command line repeats
+# gives FIRST; FAILNTH_FIRST=FIRST make check (or check-suite) repeats
 # a run). With kmemleak on, every other allocation
 # is kmemleak's own record of the one before (a failed one falls back to
 # its pool, harmlessly): STEP is odd so both kinds get hit.
@@ -14,7 +14,7 @@
 plan 6
 STEP=5
 FIRST=${FAILNTH_FIRST:-$(( $(od -An -N2 -tu2 /dev/urandom) % STEP + 1 ))}
-echo "# $SUITE: FIRST=$FIRST STEP=$STEP (repeat: bench.failnth_first=$FIRST)" >> "$RESULTS"
+echo "# $SUITE: FIRST=$FIRST STEP=$STEP (repeat: FAILNTH_FIRST=$FIRST make check-suite SUITES=$SUITE)" >> "$RESULTS"
 
 A=0x5c
 load_modules
@@ -59,14 +59,15 @@ r=$(/tests/fail_nth_sweep "$FIRST" "$STEP" 5000 "$SIM"/new_device "$A irq=rising
 	"$SIM"/delete_device "$A" /sys/bus/i2c/drivers/lps001wp/"$BUS"-005c)
 secs=$(( $(date +%s) - start ))
 echo Y > "$F/ignore-gfp-wait"
-field() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-needed=$(( ($(field allocations) - FIRST) / STEP + 1 ))
-note "FIRST=$FIRST STEP=$STEP, ${secs}s: $(field injected) of $(field allocations) allocations failed one at a time: $(field absent) probes failed, $(field write_failed) new_device writes failed, $(field present) bound anyway"
+# swept KEY: a figure of the sweep's one-line report (KEY=VALUE words)
+swept() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+needed=$(( ($(swept allocations) - FIRST) / STEP + 1 ))
+note "FIRST=$FIRST STEP=$STEP, ${secs}s: $(swept injected) of $(swept allocations) allocations failed one at a time: $(swept absent) probes failed, $(swept write_failed) new_device writes failed, $(swept present) bound anyway"
 # A write's allocation count can vary by one or two between runs (a lazy
 # allocation), so a run may inject past the clean run's count: the sweep
 # must cover that count, never stop short of it
 check_true "fail-nth sweep: every STEP-th allocation failed once, then a clean run" \
-	test "$(field allocations)" -ge 50 -a "$(field injected)" -ge "$needed"
+	test "$(swept allocations)" -ge 50 -a "$(swept injected)" -ge "$needed"
 check_true "after the sweep the device is bound" bound
 D=$(iio_dev lps001wp)
 check_eq "and reads" 16212 "$(cat "$D/in_pressure_raw")"

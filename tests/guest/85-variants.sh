@@ -7,30 +7,10 @@
 # this suite pins what the default build does there and 86-switches shows
 # the build with lps001wp.h's switch flipped right.
 
-plan 155
-A=0x5c
+plan 156
 load_modules
 
-# bind VARIANT [NEW_DEVICE OPTIONS]: a fresh client at 0x5c on a chip in
-# VARIANT (set first: an irq= switch applies when the line's type is set)
-bind() {
-	V=$1
-	echo "default $1" > "$SIM"/5c/variant
-	new_client "${2:-irq=rising}"
-	check_true "$V: bound" test -n "$D"
-}
-
-unbind() {
-	echo $A > "$SIM"/delete_device
-	echo default > "$SIM"/5c/variant
-}
-
-# cold ATTR: a one-shot read with the chip powered down before it
-cold() {
-	wait_for 4 powered_down || { echo "not powered down before the read"; return; }
-	read_errno "$D/$1"
-}
-
+# bind, unbind, cold: lib.sh's; each bind is a check here
 # oneshot DELTA: values of cold and warm reads, and that none is stale
 oneshot() {
 	echo "const 16212 1600" > "$SIM"/5c/stimulus
@@ -54,7 +34,7 @@ oneshot() {
 	done
 	note "$r"
 	check_true "$V: back-to-back reads, each a new sample" \
-		sh -c "echo '$r' | awk 'NF != 5 { exit 1 } { for (i = 1; i <= NF; i++) if (\$i !~ /^[0-9]+\$/ || (i > 1 && \$i <= \$(i - 1))) exit 1 }'"
+		assert_increasing "$r" 5
 	let_go
 }
 
@@ -68,12 +48,12 @@ stream() {
 	overruns=$(counter 5c p_overruns)
 	echo 0 > "$D/buffer/enable"
 	check_eq "$V: own trigger: 20 scans" 20 "$(echo "$s" | grep -c .)"
-	dups=$(echo "$s" | awk 'NR > 1 && $1 <= p { n++ } { p = $1 } END { print n + 0 }')
-	missed=$(echo "$s" | awk 'NR > 1 && $1 > p + 1 { n += $1 - p - 1 } { p = $1 } END { print n + 0 }')
-	check_eq "$V: own trigger: no duplicated sample" 0 "$dups"
-	note "$missed missed, $overruns overruns"
+	dup_miss "$s"
+	note "$STEPS"
+	check_eq "$V: own trigger: no duplicated sample" 0 "$DUPS"
+	note "$MISSED missed, $overruns overruns; $STEPS"
 	check_true "$V: own trigger: no missed sample but those overwritten" \
-		test "$missed" -le "$overruns"
+		test "$MISSED" -le "$overruns"
 	check_true "$V: own trigger: P and T of the same sample" \
 		sh -c "echo '$s' | awk '\$1 - \$2 != 1000 { exit 1 }'"
 }
@@ -105,6 +85,7 @@ event() {
 for v in default da_clear=status bdu=block drdy=pulse irq=level \
 	first_sample=garbage ths=inclusive lir=ignored int2=absent dr10=12.5; do
 	bind "$v"
+	check_true "$V: bound" test -n "$D"
 	oneshot -212
 	stream
 	event
@@ -116,6 +97,7 @@ done
 # shared line must be (on an edge, a sample raised while the other chip
 # holds the line low brings no edge, and both streams stop).
 bind "shared=1 irq=level" "irq=falling open-drain"
+check_true "$V: bound" test -n "$D"
 echo "shared=1 irq=level" > "$SIM"/5d/variant
 echo "0x5d irq=falling open-drain" > "$SIM"/new_device
 D2=$D
@@ -137,6 +119,7 @@ unbind
 # The DELTA sign cannot be told from the register: the default build
 # reports the register as REF_P - P (LPS001WP_ASSUME_DELTA_IS_REF_MINUS_P)
 bind delta=p-ref
+check_true "$V: bound" test -n "$D"
 oneshot 212 " (the default build's sign is wrong on this chip)"
 stream
 event
@@ -145,6 +128,7 @@ unbind
 # DR=01 at 1 Hz (mainline's table): the default build advertises 7 Hz for
 # it; reads are slower than advertised but never time out
 bind dr01=1
+check_true "$V: bound" test -n "$D"
 echo 7 > "$D/sampling_frequency"
 check_eq "dr01=1: a read at '7 Hz' (DR=01) does not time out" 16212 \
 	"$(echo "const 16212 1600" > "$SIM"/5c/stimulus; read_errno "$D/in_pressure_raw")"
@@ -161,6 +145,7 @@ unbind
 # DR=00 and DR=10 are never programmed by the driver; set by hand (debugfs)
 # the reads still work, at whatever rate the chip makes of them
 bind dr10=1
+check_true "$V: bound" test -n "$D"
 DBG=/sys/kernel/debug/iio/${D##*/}/direct_reg_access
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo "0x20 0x24" > "$DBG"
@@ -169,7 +154,7 @@ check_eq "dr10=1: sampling_frequency of the unlisted DR=10 is refused" EINVAL \
 	"$(read_errno "$D/sampling_frequency" | sed 's/^ERR:.*Invalid argument.*/EINVAL/')"
 check_eq "dr10=1: a read at DR=10 (1 Hz) does not time out" 16212 "$(read_errno "$D/in_pressure_raw")"
 # written while the chip is powered down, as the driver would
-wait_for 4 powered_down
+check_true "dr10=1: powered down before DR=00 is set" wait_for 4 powered_down
 echo "0x20 0x04" > "$DBG"
 check_eq "DR=00: sampling_frequency 7 Hz (temperature 1 Hz)" 7.000000 "$(cat "$D/sampling_frequency")"
 check_eq "DR=00: a temperature read (1 Hz) does not time out" 1600 "$(read_errno "$D/in_temp_raw")"

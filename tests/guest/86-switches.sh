@@ -5,7 +5,6 @@
 # and differs from the default build where the switch matters.
 
 plan 21
-A=0x5c
 
 # each switch's build is loaded by alt
 load_modules none
@@ -13,29 +12,15 @@ load_modules none
 # alt SWITCH: load the build with SWITCH flipped, its KUnit suite passing
 alt() {
 	S=$1
+	# shellcheck disable=SC2034 # lib.sh's bind reads it
+	BIND_PREFIX="$S, chip "
 	rmmod lps001wp 2>/dev/null
 	check_true "$S: insmod alt-$S.ko" insmod "/tests/alt-$S.ko"
 	check_true "$S: its KUnit suite passes" \
 		grep -q '^ok [0-9]* lps001wp$' /sys/kernel/debug/kunit/lps001wp/results
 }
 
-# bind VARIANT: a fresh client at 0x5c (INT1 rising) on a chip in VARIANT
-bind() {
-	V="$S, chip $1"
-	echo "default $1" > "$SIM"/5c/variant
-	new_client irq=rising
-}
-
-unbind() {
-	echo $A > "$SIM"/delete_device
-	echo default > "$SIM"/5c/variant
-}
-
-# cold ATTR: a one-shot read with the chip powered down before it
-cold() {
-	wait_for 4 powered_down || { echo "not powered down before the read"; return; }
-	read_errno "$D/$1"
-}
+# bind, unbind, cold: lib.sh's; V names the build and the chip
 
 # rate PERIOD_MS N TOL: over N samples, the powered chip's samples match
 # its powered time at PERIOD_MS a sample, within TOL (counted as 10-sim does: a slow guest stretches the

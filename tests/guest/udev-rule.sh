@@ -26,10 +26,7 @@ check_true "udev loads the driver for it" wait_for 10 test -d /sys/module/lps001
 
 # i2c-stub's registers were zero when the driver probed: preload a chip
 # (as 15-stub does) and bind again.
-for r in 0x0f:0xba 0x27:0x03 0x28:0x54 0x29:0x3f 0x2a:0x40 0x2b:0x06 0x2c:0xc0 0x2d:0xff; do
-	i2cset -f -y "$BUS" $ADDR "${r%:*}" "${r#*:}" b
-	i2cset -f -y "$BUS" $ADDR "$(printf '0x%02x' $(( ${r%:*} | 0x80 )))" "${r#*:}" b
-done
+stub_preload "$BUS" $ADDR
 [ -e "$dev/driver" ] || echo "$BUS-00${ADDR#0x}" > /sys/bus/i2c/drivers/lps001wp/bind
 if d=$(iio_dev lps001wp); then
 	check_eq "the device reads: in_pressure_raw" 16212 "$(cat "$d/in_pressure_raw")"

@@ -95,6 +95,8 @@ struct lps_sim_chip {
 	unsigned int fault_turn_on_ms;	/* for the next new_device's vdd */
 	ktime_t turn_on_until;		/* NAKs everything before this */
 	unsigned int fault_delay_us;	/* read locklessly by lps_sim_xfer */
+	u64 fault_fired;		/* transfers failed since the last arming */
+	int fault_fired_reg;		/* the last one's register, -1: none */
 
 	unsigned int virq[LPS_SIM_NUM_PADS];
 	struct i2c_client *client;
@@ -150,6 +152,10 @@ void lps_sim_debugfs_init(struct lps_sim *sim);
 void lps_sim_debugfs_chips(struct lps_sim *sim, struct dentry *parent,
 			   const char *prefix);
 void lps_sim_fault_clear(struct lps_sim_chip *c);
+
+/* lps001wp_sim_client.c: the clients of new_device/delete_device */
+int lps_sim_new_client(struct lps_sim *sim, struct lps_sim_chip *c,
+		       unsigned int irq_type, bool open_drain, bool unmappable);
 void lps_sim_remove_client(struct lps_sim_chip *c);
 
 /* lps001wp_sim_of.c: the DT instance and the overlay files */

@@ -2,8 +2,7 @@
 /*
  * LPS001WP simulator: the debugfs control plane. Per chip its registers,
  * stimulus, variant, counters, INT1 times and faults; per instance
- * new_device/delete_device, which instantiate a client with a firmware
- * node (and optionally a supply) of the simulator's own.
+ * new_device/delete_device, whose clients lps001wp_sim_client.c makes.
  *
  * Test-only module.
  */
@@ -16,8 +15,6 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/regulator/driver.h>
-#include <linux/regulator/machine.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -25,7 +22,6 @@
 
 #include "lps001wp_sim.h"
 
-#define LPS_SIM_CLIENT_NAME	"lps001wp"
 #define LPS_SIM_CMD_MAX		128
 /* every switch with its longest value fits */
 #define LPS_SIM_VARIANT_MAX	512
@@ -461,6 +457,11 @@ static int lps_sim_fault_show(struct seq_file *sf, void *v)
 	seq_printf(sf, "eio_at %u\n", c->fault_eio_at);
 	seq_printf(sf, "turn_on_ms %u\n", c->fault_turn_on_ms);
 	seq_printf(sf, "delay_us %u\n", c->fault_delay_us);
+	seq_printf(sf, "fired %llu\n", c->fault_fired);
+	if (c->fault_fired_reg >= 0)
+		seq_printf(sf, "fired_reg 0x%02x\n", c->fault_fired_reg);
+	else
+		seq_puts(sf, "fired_reg none\n");
 	mutex_unlock(&c->sim->lock);
 	return 0;
 }
@@ -507,6 +508,12 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&c->sim->lock);
+	/*
+	 * Every write restarts the count, "clear" too: a suite that reads it
+	 * for a chip it did not arm since finds 0, not an older fault's hits.
+	 */
+	c->fault_fired = 0;
+	c->fault_fired_reg = -1;
 	if (target) {
 		*target = val;
 		/* "every Nth" counts from the moment it is set */
@@ -537,180 +544,14 @@ static struct lps_sim_chip *lps_sim_parse_addr(struct lps_sim *sim, char **s)
 	return lps_sim_chip_at(sim, addr, 0);
 }
 
-/*
- * The client's properties. A software node would be shared with the
- * driver's IIO device, and 6.1 puts a shared node once too often when the
- * child's sysfs link failed (a KASAN use-after-free after failslab). This
- * node type has no reference count: the node lives from new_device until
- * the client, and every child with it, is unregistered.
- */
-static struct lps_sim_node *lps_sim_to_node(const struct fwnode_handle *fwnode)
-{
-	return container_of(fwnode, struct lps_sim_node, fwnode);
-}
-
-static bool lps_sim_node_present(const struct fwnode_handle *fwnode,
-				 const char *propname)
-{
-	const struct lps_sim_node *node = lps_sim_to_node(fwnode);
-
-	if (!strcmp(propname, "drive-open-drain"))
-		return node->open_drain;
-	if (!strcmp(propname, "interrupt-names"))
-		return node->int1_unmappable;
-	return false;
-}
-
-static int lps_sim_node_read_strings(const struct fwnode_handle *fwnode,
-				     const char *propname, const char **val,
-				     size_t nval)
-{
-	if (strcmp(propname, "interrupt-names") ||
-	    !lps_sim_to_node(fwnode)->int1_unmappable)
-		return -EINVAL;
-	if (!val)
-		return 1;
-	if (nval)
-		val[0] = "int1";
-	return min_t(size_t, nval, 1);
-}
-
-/* Like an interrupt specifier whose mapping fails: no IRQ number */
-static int lps_sim_node_irq_get(const struct fwnode_handle *fwnode,
-				unsigned int index)
-{
-	return 0;
-}
-
-static const struct fwnode_operations lps_sim_node_ops = {
-	.property_present = lps_sim_node_present,
-#if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
-	/* a flag's presence is its value; 6.14 reads booleans with this op */
-	.property_read_bool = lps_sim_node_present,
-#endif
-	.property_read_string_array = lps_sim_node_read_strings,
-	.irq_get = lps_sim_node_irq_get,
-};
-
-/*
- * A vdd supply of the client's own, for a chip with a turn-on time: the
- * chip NAKs until turn_on_ms after the driver enables it. A regulator
- * mapped to the client by name, registered only when the fault is armed.
- */
-struct lps_sim_supply {
-	struct lps_sim_chip *chip;
-	unsigned int turn_on_ms;
-	bool on;
-	struct regulator_dev *rdev;
-	struct regulator_desc desc;
-	struct regulator_init_data init;
-	struct regulator_consumer_supply consumer;
-	char name[32];
-	char dev_name[32];
-};
-
-static int lps_sim_supply_enable(struct regulator_dev *rdev)
-{
-	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
-	struct lps_sim_chip *c = supply->chip;
-
-	mutex_lock(&c->sim->lock);
-	c->turn_on_until = ktime_add_ms(ktime_get(), supply->turn_on_ms);
-	mutex_unlock(&c->sim->lock);
-	supply->on = true;
-	return 0;
-}
-
-static int lps_sim_supply_disable(struct regulator_dev *rdev)
-{
-	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
-
-	supply->on = false;
-	return 0;
-}
-
-static int lps_sim_supply_is_enabled(struct regulator_dev *rdev)
-{
-	struct lps_sim_supply *supply = rdev_get_drvdata(rdev);
-
-	return supply->on;
-}
-
-static const struct regulator_ops lps_sim_supply_ops = {
-	.enable = lps_sim_supply_enable,
-	.disable = lps_sim_supply_disable,
-	.is_enabled = lps_sim_supply_is_enabled,
-};
-
-static struct lps_sim_supply *lps_sim_supply_add(struct lps_sim_chip *c,
-						 unsigned int turn_on_ms)
-{
-	struct regulator_config config = { };
-	struct lps_sim_supply *supply;
-
-	supply = kzalloc(sizeof(*supply), GFP_KERNEL);
-	if (!supply)
-		return ERR_PTR(-ENOMEM);
-	supply->chip = c;
-	supply->turn_on_ms = turn_on_ms;
-	snprintf(supply->name, sizeof(supply->name), "%s-%02x-vdd",
-		 LPS_SIM_NAME, c->addr);
-	/* the client's name, as the i2c core will give it */
-	snprintf(supply->dev_name, sizeof(supply->dev_name), "%d-%04x",
-		 i2c_adapter_id(&c->sim->adap), c->addr);
-	supply->desc.name = supply->name;
-	supply->desc.type = REGULATOR_VOLTAGE;
-	supply->desc.owner = THIS_MODULE;
-	supply->desc.ops = &lps_sim_supply_ops;
-	supply->consumer.supply = "vdd";
-	supply->consumer.dev_name = supply->dev_name;
-	supply->init.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
-	supply->init.consumer_supplies = &supply->consumer;
-	supply->init.num_consumer_supplies = 1;
-	config.dev = &c->sim->adap.dev;
-	config.init_data = &supply->init;
-	config.driver_data = supply;
-	supply->rdev = regulator_register(&c->sim->adap.dev, &supply->desc,
-					  &config);
-	if (IS_ERR(supply->rdev)) {
-		struct regulator_dev *rdev = supply->rdev;
-
-		kfree(supply);
-		return ERR_CAST(rdev);
-	}
-	return supply;
-}
-
-/* After the client: its driver has put the supply */
-static void lps_sim_supply_remove(struct lps_sim_supply *supply)
-{
-	if (!supply)
-		return;
-	regulator_unregister(supply->rdev);
-	kfree(supply);
-}
-
-void lps_sim_remove_client(struct lps_sim_chip *c)
-{
-	i2c_unregister_device(c->client);
-	c->client = NULL;
-	lps_sim_supply_remove(c->node->supply);
-	kfree(c->node);
-	c->node = NULL;
-}
-
 static ssize_t lps_sim_new_device_write(struct file *file,
 					const char __user *ubuf, size_t count,
 					loff_t *ppos)
 {
 	struct lps_sim *sim = file->private_data;
 	char buf[LPS_SIM_CMD_MAX], *s = buf, *tok;
-	struct i2c_board_info info = { };
 	unsigned int irq_type = IRQ_TYPE_NONE;
 	bool open_drain = false, unmappable = false;
-	unsigned int turn_on_ms;
-	struct i2c_client *client;
-	struct lps_sim_node *node;
 	struct lps_sim_chip *c;
 	ssize_t ret;
 
@@ -733,63 +574,8 @@ static ssize_t lps_sim_new_device_write(struct file *file,
 			return -EINVAL;
 	}
 
-	node = kzalloc(sizeof(*node), GFP_KERNEL);
-	if (!node)
-		return -ENOMEM;
-	fwnode_init(&node->fwnode, &lps_sim_node_ops);
-	node->open_drain = open_drain;
-	node->int1_unmappable = unmappable;
-
-	strscpy(info.type, LPS_SIM_CLIENT_NAME, sizeof(info.type));
-	info.addr = c->addr;
-	info.fwnode = &node->fwnode;
-
-	/*
-	 * The driver probes inside i2c_new_client_device() and talks to the
-	 * bus, so only the client mutex may be held here, not sim->lock.
-	 */
-	mutex_lock(&sim->clients_lock);
-	if (c->client) {
-		ret = -EBUSY;
-		goto err_free;
-	}
-	if (irq_type != IRQ_TYPE_NONE) {
-		/* two shared INT1s are one wire, the first chip's line (lps_sim_lines()) */
-		info.irq = c->index && READ_ONCE(c->model.var.v[LPS_VAR_SHARED]) &&
-			   READ_ONCE(sim->chip[0].model.var.v[LPS_VAR_SHARED]) ?
-			   sim->chip[0].virq[0] : c->virq[0];
-		ret = irq_set_irq_type(info.irq, irq_type);
-		if (ret)
-			goto err_free;
-	}
-	/* A turn-on time needs a supply the driver switches on */
-	mutex_lock(&sim->lock);
-	turn_on_ms = c->fault_turn_on_ms;
-	c->fault_turn_on_ms = 0;
-	mutex_unlock(&sim->lock);
-	if (turn_on_ms) {
-		node->supply = lps_sim_supply_add(c, turn_on_ms);
-		if (IS_ERR(node->supply)) {
-			ret = PTR_ERR(node->supply);
-			node->supply = NULL;
-			goto err_free;
-		}
-	}
-	client = i2c_new_client_device(&sim->adap, &info);
-	if (IS_ERR(client)) {
-		ret = PTR_ERR(client);
-		goto err_free;
-	}
-	c->client = client;
-	c->node = node;
-	mutex_unlock(&sim->clients_lock);
-	return count;
-
-err_free:
-	mutex_unlock(&sim->clients_lock);
-	lps_sim_supply_remove(node->supply);
-	kfree(node);
-	return ret;
+	ret = lps_sim_new_client(sim, c, irq_type, open_drain, unmappable);
+	return ret ? ret : count;
 }
 
 static const struct file_operations lps_sim_new_device_fops = {

@@ -198,8 +198,13 @@ static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
 		c->transfers++;
 		spin_unlock_irq(&c->lock);
 		ret = lps_sim_fault(c);
-		if (ret)
+		if (ret) {
+			c->fault_fired++;
+			/* the register addressed: SUB, the first byte written */
+			c->fault_fired_reg = !(msgs[0].flags & I2C_M_RD) && msgs[0].len ?
+					     msgs[0].buf[0] & 0x7f : -1;
 			goto out;
+		}
 	}
 	for (i = 0; i < num; i++)
 		lps_sim_msg(lps_sim_chip_at(sim, msgs[i].addr, msgs[i].flags),
@@ -262,6 +267,7 @@ static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
 	spin_lock_init(&c->lock);
 	lps_model_init(&c->model);
 	c->fault_whoami = -1;
+	c->fault_fired_reg = -1;
 	hrtimer_setup(&c->timer, lps_sim_sample_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	hrtimer_setup(&c->boot_timer, lps_sim_boot_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 }

@@ -11,15 +11,26 @@ DEV=$BUS-005c
 OUT=/tmp/hwcheck.out
 ERR=/tmp/hwcheck.err
 
-# wregs: the chip's writable registers, from the side-effect-free dump
-wregs() {
-	for r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do printf '%s ' "$(regval 5c $r)"; done
+# read_wregs: WREGS = the chip's writable registers, from one read of the
+# side-effect-free dump, with builtins only (regs_are is polled)
+read_wregs() {
+	WREGS=
+	while read -r wr_r wr_v; do
+		case $wr_r in 0x2[0-2] | 0x3[0-4]) WREGS="$WREGS$wr_v " ;; esac
+	done < "$SIM/5c/regs"
 }
+# wregs: the same, printed
+wregs() {
+	read_wregs
+	echo "$WREGS"
+}
+# bound: the client at 0x5c is bound to lps001wp (polled: no fork)
 bound() {
-	[ "$(basename "$(readlink "/sys/bus/i2c/devices/$DEV/driver" 2>/dev/null)")" = lps001wp ]
+	[ -e "/sys/bus/i2c/drivers/lps001wp/$DEV" ]
 }
 regs_are() {
-	[ "$(wregs)" = "$1" ]
+	read_wregs
+	[ "$WREGS" = "$1" ]
 }
 # key KEY: a value from the report's key=value block
 key() {

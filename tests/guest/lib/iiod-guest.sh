@@ -13,6 +13,7 @@ listening() {
 		/proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
+plan 13
 load_modules -c
 # The host checks every scan against this ramp: +3 pressure LSB and +1
 # temperature LSB per sample.

@@ -143,6 +143,33 @@ let_go() {
 	echo "$AUTOSUSPEND_DEFAULT_MS" > "$PWR"/autosuspend_delay_ms
 }
 
+# fault_fired [CHIP] [N]: what was last armed in CHIP's fault file (default
+# 5c) has failed N (default 1) transfers or more: its "fired" count, which
+# every write of the file restarts, "clear" too (ask before clearing).
+fault_fired() {
+	field "$SIM/${1:-5c}/fault" fired && [ "$FIELD" -ge "${2:-1}" ]
+}
+
+# fault_hit_reg CHIP REG: the last transfer a fault failed addressed REG
+# (0xNN, as the fault file prints it).
+fault_hit_reg() {
+	field "$SIM/$1/fault" fired_reg && [ "$FIELD" = "$2" ]
+}
+
+# fault_left CHIP KIND: what is left of a counted fault (nak, eio, eio_at)
+fault_left() {
+	field "$SIM/$1/fault" "$2" && echo "$FIELD"
+}
+
+# supply_loss [CHIP]: every register the driver writes back at its reset
+# value (0x00), as a supply dropping while the chip was powered down leaves
+# them; the outputs and the driver are untouched.
+supply_loss() {
+	for sl_r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do
+		echo "$sl_r 0x00" > "$SIM/${1:-5c}/regs"
+	done
+}
+
 # powered_down [CHIP]: CTRL_REG1 PD clear (default chip 5c).
 powered_down() {
 	field "$SIM/${1:-5c}/regs" 0x20 && [ $(( FIELD & 0x40 )) = 0 ]
@@ -180,12 +207,62 @@ iio_trigger() {
 
 # listen NAME TIMEOUT_MS [COUNT]: iio_event_wait on device $D in the
 # background, once its fd is open; its output goes to /tmp/ev.NAME, its pid
-# to LISTENER.
+# to LISTENER; LISTEN_UP is 1 once it listens (heard checks it).
 listen() {
 	/tests/iio_event_wait "/dev/${D##*/}" "$2" "${3:-1}" > "/tmp/ev.$1" 2>&1 &
 	# shellcheck disable=SC2034 # the suites wait for it
 	LISTENER=$!
-	wait_for 2 grep -q listening "/tmp/ev.$1"
+	LISTEN_UP=0
+	wait_for 2 grep -q listening "/tmp/ev.$1" && LISTEN_UP=1
+	[ "$LISTEN_UP" = 1 ]
+}
+
+# heard NAME: waits for the listener the last listen (NAME) started. EVENTS:
+# its event lines, " | " between two; HEARD_WHY: what went wrong, if
+# anything. Status: iio_event_wait's (0 events, 1 none before its timeout,
+# 2 an error), 3 when it never listened, 127 when it was already reaped
+# (a plain `wait` before this one): "no event" only from a listener that
+# listened and timed out.
+heard() {
+	wait "$LISTENER"
+	h_rc=$?
+	EVENTS=
+	HEARD_WHY=
+	while read -r h_l; do
+		case $h_l in
+		type=*) EVENTS="${EVENTS:+$EVENTS | }$h_l" ;;
+		listening) ;;
+		*) HEARD_WHY="${HEARD_WHY:+$HEARD_WHY; }$h_l" ;;
+		esac
+	done < "/tmp/ev.$1"
+	if [ "${LISTEN_UP:-0}" != 1 ]; then
+		HEARD_WHY="the listener never listened${HEARD_WHY:+: $HEARD_WHY}"
+		h_rc=3
+	elif [ "$h_rc" -ge 2 ]; then
+		HEARD_WHY="iio_event_wait exited $h_rc${HEARD_WHY:+: $HEARD_WHY}"
+	fi
+	return "$h_rc"
+}
+
+# expect_event WHAT NAME EVENTS: a check; the listener of listen NAME
+# listened and heard exactly EVENTS (heard's format).
+expect_event() {
+	if heard "$2"; then
+		check_eq "$1" "$3" "$EVENTS"
+	else
+		fail "$1" "expected '$3', got status $h_rc${HEARD_WHY:+: $HEARD_WHY}"
+	fi
+}
+
+# expect_no_event WHAT NAME: a check; the listener of listen NAME listened
+# and timed out without an event.
+expect_no_event() {
+	heard "$2"
+	if [ "$h_rc" = 1 ]; then
+		pass "$1"
+	else
+		fail "$1" "status $h_rc: ${HEARD_WHY:-$EVENTS}"
+	fi
 }
 
 # nap SECONDS: sleeps without a fork (sleep is no builtin of busybox sh):
@@ -249,6 +326,45 @@ new_client() {
 	D=$(iio_dev lps001wp)
 }
 
+# bind VARIANT [OPTIONS]: a fresh client at $A (new_device OPTIONS, default
+# irq=rising) on chip 5c switched to VARIANT first (an irq= switch applies
+# when the line's type is set). V names the case in check lines: VARIANT
+# after BIND_PREFIX (a suite's own words, e.g. the build). Fails when no IIO
+# device came.
+bind() {
+	# shellcheck disable=SC2034 # the suites' check names
+	V=${BIND_PREFIX:-}$1
+	echo "default $1" > "$SIM"/5c/variant
+	new_client "${2:-irq=rising}"
+	[ -n "$D" ]
+}
+
+# unbind: the client gone, the chip's variant back to the default.
+unbind() {
+	echo $A > "$SIM"/delete_device
+	echo default > "$SIM"/5c/variant
+}
+
+# cold ATTR: a one-shot read of device $D's ATTR with chip 5c powered down
+# before it (read_errno's output, or a line that says it was not).
+cold() {
+	wait_for 4 powered_down || { echo "not powered down before the read"; return; }
+	read_errno "$D/$1"
+}
+
+# stub_preload BUS ADDR [WHO_AM_I]: an i2c-stub chip at ADDR on BUS made an
+# LPS001WP reading 16212 (1013.25 mbar), 1600 (25 degC) and DELTA -64, with
+# P_DA | T_DA set so a data-ready poll ends. i2c-stub ignores the
+# auto-increment bit: each register is set at REG and REG | 0x80 (in hex:
+# busybox's i2cset reads bare numbers as hex). WHO_AM_I defaults to 0xba.
+stub_preload() {
+	for sp_r in "0x0f:${3:-0xba}" 0x27:0x03 0x28:0x54 0x29:0x3f 0x2a:0x40 0x2b:0x06 0x2c:0xc0 0x2d:0xff; do
+		i2cset -f -y "$1" "$2" "${sp_r%:*}" "${sp_r#*:}" b &&
+			i2cset -f -y "$1" "$2" "$(printf '0x%02x' $(( ${sp_r%:*} | 0x80 )))" "${sp_r#*:}" b ||
+			return 1
+	done
+}
+
 # setup_device [OPTIONS]: the preamble of a suite on one simulated chip:
 # load_modules, new_client, and a check that the device is there (1 check)
 setup_device() {
@@ -269,11 +385,52 @@ scan_times() {
 	awk -v w="${1:-5}" "$SCAN_TIME_AWK"' { printf "%.0f\n", scan_time(w) }'
 }
 
+# assert_increasing VALUES [COUNT]: VALUES (words, any white space between)
+# are two or more integers, each greater than the one before, and COUNT of
+# them if given: for check_true (an empty list proves nothing, so fails).
+assert_increasing() {
+	echo "$1" | awk -v n="${2:-}" '
+		{ for (i = 1; i <= NF; i++) { c++; if ($i !~ /^-?[0-9]+$/ || (c > 1 && $i + 0 <= p)) bad = 1; p = $i + 0 } }
+		END { exit bad || c < 2 || (n != "" && c != n + 0) }'
+}
+
+# dup_miss VALUES: numbered samples (the first word of each line, from a
+# counter stimulus) checked for their steps: DUPS = lines that did not
+# advance, MISSED = the numbers skipped, STEPS = where a step was not +1
+# ("#line:before->after ...").
+dup_miss() {
+	# shellcheck disable=SC2046 # three words, split on purpose
+	set -- $(echo "$1" | awk '
+		NR > 1 && $1 <= p { d++ }
+		NR > 1 && $1 > p + 1 { m += $1 - p - 1 }
+		NR > 1 && $1 != p + 1 { w = w sprintf("#%d:%d->%d,", NR, p, $1) }
+		{ p = $1 }
+		END { print d + 0, m + 0, (w == "" ? "-" : w) }')
+	# shellcheck disable=SC2034 # for the suites
+	DUPS=$1 MISSED=$2 STEPS=$3
+	[ "$STEPS" = - ] && STEPS=
+	return 0
+}
+
 # wait_samples N [CHIP]: waits (up to 5 s) until the chip has taken N more
 # samples from now: a sample of what was just set has reached the outputs
 wait_samples() {
 	ws_until=$(( $(counter "${2:-5c}" samples) + $1 ))
 	wait_for 5 counter_reached "${2:-5c}" samples "$ws_until"
+}
+
+# sampled_or_down CHIP N: CHIP's samples counter is at N or more, or the
+# chip is powered down (no fork).
+sampled_or_down() {
+	counter_reached "$1" samples "$2" || powered_down "$1"
+}
+
+# settled [CHIP]: waits (up to 5 s) until the next read returns the
+# stimulus just written: the chip (default 5c) has taken a sample since, or
+# it is powered down, where a read waits for a new one.
+settled() {
+	field "$SIM/${1:-5c}/counters" samples
+	wait_for 5 sampled_or_down "${1:-5c}" $(( FIELD + 1 ))
 }
 
 # rate_matches PERIOD_MS TOLERANCE: the samples counted since the chip's
