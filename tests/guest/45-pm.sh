@@ -76,8 +76,7 @@ echo "const 16212 1600" > "$SIM"/5c/stimulus
 # ---- runtime resume replays the configuration ----
 echo 12.5 > "$D/sampling_frequency"
 echo 1234 > "$D/in_pressure1_reference_raw"
-# A supply loss: every configuration register back at its reset value
-for r in 0x20 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
+supply_loss
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
 check_eq "resume restored REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"

@@ -8,10 +8,6 @@ load_modules
 E=
 REL=/sys/power/pm_test
 
-# supply_loss: the chip's configuration registers back at their reset value
-supply_loss() {
-	for r in 0x20 0x21 0x22 0x30 0x31 0x32 0x33 0x34; do echo "$r 0x00" > "$SIM"/5c/regs; done
-}
 # suspended: runtime PM has stopped the device
 suspended() {
 	read -r s_st < "$PWR/runtime_status" && [ "$s_st" = suspended ]
