@@ -269,7 +269,8 @@ arm64_lane() {
 # data-ready trigger, one threshold event) fail the stage like a suite's.
 demo_lane() {
 	BENCH_BUILD=$build bash "$root/tests/demo.sh" --build || return 1
-	BENCH_TIMEOUT=300 guest_run "$(cat "$build/demo.kernel")" "$build/demo.cpio.gz" demo bench.mode=demo
+	# shellcheck disable=SC2046 # the kernel arguments, one a word
+	BENCH_TIMEOUT=300 guest_run "$(cat "$build/demo.kernel")" "$build/demo.cpio.gz" demo $(cat "$build/demo.args")
 }
 
 # install_stage SERIES / dkms_stage SERIES: `make install` and the DKMS

@@ -109,8 +109,14 @@ BENCH_MINIMAL=1 BENCH_EXTRA_FILES=$files bash "$root/tests/initramfs.sh" "$build
 	"$build/demo-modules/tests/sim/lps001wp_sim.ko" || fail "the guest's initramfs" "tests/initramfs.sh failed"
 step build
 
+# tsc=unstable: a TCG vCPU's TSC runs at the host's rate, but on a busy host
+# the kernel's PIT calibration can come out ten times too low; time then
+# runs ten times too fast on the TSC, and RCU reports a stall that is none.
+# The HPET keeps QEMU's clock.
+args=(bench.mode=demo tsc=unstable)
 if [ "$mode" = build ]; then
 	echo "$STOCK_VMLINUZ" > "$build/demo.kernel"
+	echo "${args[*]}" > "$build/demo.args"
 	exit 0
 fi
 
@@ -121,7 +127,7 @@ start=$SECONDS
 rc=0
 # The console is the terminal; the first line of live readings is timed.
 bash "$root/tests/qemu.sh" "$STOCK_VMLINUZ" "$build/demo.cpio.gz" 300 - "$results" \
-	bench.mode=demo quiet loglevel=3 |
+	"${args[@]}" quiet loglevel=3 |
 	while IFS= read -r line; do
 		printf '%s\n' "$line"
 		if [ ! -e "$first" ] && [[ $line == *" s "*" hPa "*"°C"* ]]; then

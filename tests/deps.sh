@@ -24,7 +24,9 @@
 #   libelf1 (Debian 13: libelf1t64) kmod cpio xz-utils
 #                 the demo's: linux-kbuild's objtool links libelf (it comes
 #                 unpacked, not installed, so its libraries are not pulled
-#                 in), depmod and modprobe, the initramfs, Debian 13's .ko.xz
+#                 in), depmod and modprobe, the initramfs, Debian 13's .ko.xz;
+#                 on Debian 13 also pahole, which linux-kbuild-6.12 depends on:
+#                 its headers ship vmlinux, so modules get BTF
 #   bc bison flex libelf-dev patch
 #                 the test kernels' build (objtool needs libelf; they sign
 #                 nothing, so no libssl-dev) and their Kconfig patch
@@ -59,7 +61,7 @@ demo=(
 release=$(. /etc/os-release 2>/dev/null && echo "${ID:-}-${VERSION_ID:-}")
 case $release in
 debian-12) demo+=(libelf1) source61=(linux-source-6.1) ;;
-debian-13) demo+=(libelf1t64) source61=() ;;
+debian-13) demo+=(libelf1t64 pahole) source61=() ;;
 *)
 	echo "deps: this bench sets itself up on Debian 12 or 13; this machine is '$release' (/etc/os-release)" >&2
 	exit 1
