@@ -81,7 +81,8 @@ exec 3<&-
 echo 0 > "$D/buffer/enable"
 echo > "$D/trigger/current_trigger"
 check_eq "$SCANS scans through the data-ready trigger" "$SCANS" "$got"
-check_eq "each reading above the one before (the simulated ramp)" "$got" "$rising"
+note "$rising of $got readings above the one before"
+check_true "each reading above the one before (the simulated ramp)" test "$got" -ge 2 -a "$rising" = "$got"
 
 say "The threshold event"
 if wait "$LISTENER"; then
