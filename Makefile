@@ -12,8 +12,10 @@
 #   make check           every test (sets itself up on Debian 12 or 13; needs root)
 #   make check-suite SUITES=30-channels[,...] [KERNEL=6.1]
 #                        the inner loop: one test kernel, those guest suites
-#   make demo            boot the simulated board in QEMU and show live readings
-#                        (Debian 12 or 13 on x86_64, root; tests/deps.sh demo)
+#   make demo            the driver on a simulated chip: Debian's own kernel in
+#                        QEMU, live readings and a threshold event (Debian 12
+#                        or 13 on x86_64, root; installs tests/deps.sh demo,
+#                        unpacks the kernel in /var/cache/lps001wp)
 #   make lint            the quality gates (part of make check)
 #   make bench           this driver vs mainline st_pressure on the simulated chip (numbers, no verdict)
 #   make hwcheck [BUS=1] [ADDR=0x5c]
