@@ -154,12 +154,16 @@ summary=
 for t in "${times[@]}"; do summary=${summary:+$summary, }$t; done
 echo "demo: times: $summary; the first reading $(cat "$first" 2>/dev/null || echo '?')s after make demo started, all ${SECONDS}s" >&2
 
+# What it left: Debian's kernel unpacked, the apt state it was fetched
+# with (tests/aptfetch.sh), the build; and the packages deps.sh installed.
 sroot=$(dirname "$STOCK_ROOT")
-echo "demo: it left $sroot ($(du -sh "$sroot" | cut -f1), Debian's $kver unpacked; nothing went to /boot or /lib/modules) and $build ($(du -sh "$build" | cut -f1))." >&2
+aptdir=$cache/apt-host-$(dpkg --print-architecture)
+echo "demo: it left $sroot ($(du -sh "$sroot" | cut -f1), Debian's $kver unpacked), $aptdir ($(du -sh "$aptdir" | cut -f1), apt's cache of that fetch) and $build ($(du -sh "$build" | cut -f1)); nothing went to /boot or /lib/modules." >&2
+undo="sudo rm -rf $sroot $aptdir $build $cache/.aptfetch.lock"
 if [ -s "$cache/apt-installed.txt" ]; then
-	echo "demo: it installed $(sort -u "$cache/apt-installed.txt" | wc -l) packages (and what they depend on), listed in $cache/apt-installed.txt." >&2
-	echo "demo: undo with: sudo apt-get purge --autoremove \$(cat $cache/apt-installed.txt); sudo rm -rf $cache $build" >&2
-else
-	echo "demo: undo with: sudo rm -rf $sroot $build" >&2
+	echo "demo: it installed $(sort -u "$cache/apt-installed.txt" | wc -l) packages with what they depend on; $cache/apt-installed.txt lists them (with make check's, if it ran here)." >&2
+	undo="sudo apt-get purge --autoremove \$(cat $cache/apt-installed.txt); $undo $cache/apt-installed.txt"
 fi
+# the cache directory goes too when nothing else (make check's kernels) is in it
+echo "demo: undo with: $undo; sudo rmdir --ignore-fail-on-non-empty $cache" >&2
 exit "$rc"
