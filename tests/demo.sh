@@ -92,7 +92,7 @@ ok "Debian's kernel fetched and unpacked" "$kver $version"
 step fetch
 
 echo "demo: building the driver and the simulator against Debian's $kver headers" >&2
-BENCH_INCREMENTAL=1 make_modules "$STOCK_HEADERS" "$build/demo-modules" || {
+BENCH_INCREMENTAL=1 make_modules "$STOCK_HEADERS" "$build/demo-modules" -j"$(nproc)" || {
 	tail -n 30 "$build/demo-modules/build.log" >&2
 	fail "driver and simulator build against Debian's headers" "see $build/demo-modules/build.log"
 }
