@@ -21,15 +21,17 @@
 # Notes on the less obvious ones:
 #   gcc make libc6-dev  the demo's compiler (libc6-dev: its static
 #                 iio_event_wait); make check takes build-essential
-#   libelf1 (Debian 13: libelf1t64) kmod cpio xz-utils
+#   libelf1 (Debian 13: libelf1t64) kmod cpio
 #                 the demo's: linux-kbuild's objtool links libelf (it comes
 #                 unpacked, not installed, so its libraries are not pulled
-#                 in), depmod and modprobe, the initramfs, Debian 13's .ko.xz;
-#                 on Debian 13 also pahole, which linux-kbuild-6.12 depends on:
-#                 its headers ship vmlinux, so modules get BTF
-#   bc bison flex libelf-dev patch
+#                 in), depmod and modprobe, the initramfs; on Debian 13 also
+#                 pahole, which linux-kbuild-6.12 depends on (its headers
+#                 ship vmlinux, so modules get BTF), and xz-utils: 6.12's
+#                 modules are .ko.xz, 6.1's plain .ko
+#   bc bison flex libelf-dev patch xz-utils
 #                 the test kernels' build (objtool needs libelf; they sign
-#                 nothing, so no libssl-dev) and their Kconfig patch
+#                 nothing, so no libssl-dev), their Kconfig patch, the
+#                 stock stages' .ko.xz
 #   pahole        the stock headers pull it in, and a test kernel records
 #                 its version: Kbuild warns about a module built with
 #                 another, so it is there before any test kernel builds
@@ -52,7 +54,7 @@ set -euo pipefail
 
 set=${1:-check}
 demo=(
-	gcc make libc6-dev kmod cpio xz-utils qemu-system-x86 busybox-static
+	gcc make libc6-dev kmod cpio qemu-system-x86 busybox-static
 )
 # Debian 12 carries linux-source-6.1 (bookworm-security has the newest):
 # installed, it is the source make check's 6.1 kernel is built from. Debian
@@ -61,7 +63,7 @@ demo=(
 release=$(. /etc/os-release 2>/dev/null && echo "${ID:-}-${VERSION_ID:-}")
 case $release in
 debian-12) demo+=(libelf1) source61=(linux-source-6.1) ;;
-debian-13) demo+=(libelf1t64 pahole) source61=() ;;
+debian-13) demo+=(libelf1t64 pahole xz-utils) source61=() ;;
 *)
 	echo "deps: this bench sets itself up on Debian 12 or 13; this machine is '$release' (/etc/os-release)" >&2
 	exit 1
@@ -71,7 +73,7 @@ esac
 # holds their version, is the same before and after the rest is installed.
 guest=(
 	"${demo[@]}"
-	bc bison flex libelf-dev patch pahole libiio-utils
+	bc bison flex libelf-dev patch pahole xz-utils libiio-utils
 	"${source61[@]}" linux-source-6.12 build-essential libssl-dev python3 openssl
 	i2c-tools iiod device-tree-compiler
 )
@@ -112,6 +114,9 @@ if [ "$set" = check ]; then
 		mapfile -t local_debs < <(bash "$(dirname "$0")/aptfetch.sh" trixie-backports debs "dt-schema=$v")
 	fi
 fi
+
+# once each (the demo's set and the guests' share a few on Debian 13)
+mapfile -t packages < <(printf '%s\n' "${packages[@]}" | awk '!seen[$0]++')
 
 installed() {
 	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
