@@ -72,18 +72,19 @@ stock_kernel() {
 	# Once per root, one stage at a time (make check's demo and stock
 	# stages share it).
 	STOCK_ERR="preparing $STOCK_ROOT failed"
+	# (set -e would be ignored here: the caller tests the function's status)
 	(
-		set -e
-		flock 9
+		flock 9 || exit 1
 		# 7.2's packages put everything under /usr/lib/modules/RELEASE
 		# (vmlinuz, config, modules); older ones use /boot and /lib/modules.
 		# The depmod and modprobe -d of Debian 12 look in ROOT/lib/modules only.
-		[ -e "$STOCK_ROOT/lib" ] || ln -s usr/lib "$STOCK_ROOT/lib"
-		[ -f "$STOCK_ROOT/lib/modules/$kver/modules.dep" ] || depmod -b "$STOCK_ROOT" "$kver"
+		[ -e "$STOCK_ROOT/lib" ] || ln -s usr/lib "$STOCK_ROOT/lib" || exit 1
+		[ -f "$STOCK_ROOT/lib/modules/$kver/modules.dep" ] || depmod -b "$STOCK_ROOT" "$kver" || exit 1
 		# The headers' Makefile includes the common headers' by absolute
-		# path (/usr/src/linux-headers-ABI-common): here they are in the cache.
-		if [ -f "$mk" ] && grep -q '^include /usr/src/' "$mk"; then
-			sed -i "s|^include /usr/src/|include $STOCK_ROOT/usr/src/|" "$mk"
+		# path (/usr/src/linux-headers-ABI-common): here they are in the
+		# cache (wherever it is now).
+		if [ -f "$mk" ] && ! grep -qF "include $STOCK_ROOT/usr/src/" "$mk"; then
+			sed -i "s|^include .*/usr/src/\(linux-headers-[^/]*/Makefile\)\$|include $STOCK_ROOT/usr/src/\1|" "$mk" || exit 1
 		fi
 	) 9> "$STOCK_ROOT.lock" || return 1
 	STOCK_MODDIR=$STOCK_ROOT/lib/modules/$kver
