@@ -9,8 +9,10 @@
 #   make hwcheck [BUS=1] [ADDR=0x5c]
 #                        with the chip wired: measure the facts the driver
 #                        assumes and print a report for a bug report (root)
-#   make demo            the driver on a simulated chip in QEMU, no hardware
-#                        (Debian 12 or 13 on x86_64, root)
+#   make demo            the driver on a simulated chip, no hardware: Debian's
+#                        own kernel in QEMU, live readings and a threshold event
+#                        (Debian 12 or 13 on x86_64, root; unpacks the kernel
+#                        in /var/cache/lps001wp, installs nothing of it)
 #   make help            this list
 #
 # Without the package (Documentation/developers.md):

@@ -288,6 +288,16 @@ arm64_lane() {
 		bench.mode=check bench.suites=15-stub
 }
 
+# demo_lane: make demo's path once (tests/demo.sh --build: the release's
+# own kernel fetched, the driver and the simulator built against its
+# headers), then its guest half, whose checks (readings through the
+# data-ready trigger, one threshold event) fail the stage like a suite's.
+demo_lane() {
+	BENCH_BUILD=$build bash "$root/tests/demo.sh" --build || return 1
+	# shellcheck disable=SC2046 # the kernel arguments, one a word
+	BENCH_TIMEOUT=300 guest_run "$(cat "$build/demo.kernel")" "$build/demo.cpio.gz" demo $(cat "$build/demo.args")
+}
+
 # install_stage SERIES / dkms_stage SERIES: `make install` and the DKMS
 # round trip against Debian's SERIES headers: the host's where its release
 # has them, otherwise in a cached chroot of the release that does
@@ -392,6 +402,7 @@ suite)
 		stage package package_lane
 		stage lint bash "$root/tests/lint.sh"
 		stage arm64 arm64_lane
+		stage demo demo_lane
 		for series in 7.2 6.12 6.1; do
 			stage "stock-$series" stock_lane "$series"
 			stage "install-$series" install_stage "$series"

@@ -3,13 +3,15 @@
 #
 #   deps.sh [check]   everything `make check` runs (Debian 12 or 13)
 #   deps.sh guest     what its test kernels' lanes run: the demo's set, the
-#                     6.12 source, i2c-tools, iiod and dtc (make check
-#                     installs the rest beside the lanes)
+#                     tools to build the test kernels from the 6.1 and 6.12
+#                     sources, i2c-tools, libiio's tools, iiod and dtc (make
+#                     check installs the rest beside the lanes)
 #   deps.sh demo      only what `make demo` runs (Debian 12 or 13): a
-#                     compiler, the 6.1 kernel source and the tools to
-#                     build the test kernel, QEMU for x86, busybox and
-#                     libiio's tools for the guest. No kernel headers or
-#                     image, no cross compilers, no lint tools.
+#                     compiler and make for modules against Debian's headers
+#                     (which it unpacks in the cache, with linux-kbuild's
+#                     prebuilt tools), QEMU for x86, busybox for the guest.
+#                     No kernel source, headers or image, no cross compilers,
+#                     no lint tools.
 #
 # A fresh machine (Debian with make and git) needs nothing else. What this
 # script installs is appended to $LPS001WP_CACHE/apt-installed.txt
@@ -17,11 +19,19 @@
 #   apt-get purge --autoremove $(cat /var/cache/lps001wp/apt-installed.txt)
 #
 # Notes on the less obvious ones:
-#   gcc make libc6-dev  the demo's compiler; make check takes build-essential
-#   bc bison flex libelf-dev kmod cpio patch xz-utils
-#                 the test kernel's build (objtool needs libelf; the demo
-#                 kernel signs nothing, so no libssl-dev), its Kconfig
-#                 patch, the initramfs and depmod
+#   gcc make libc6-dev  the demo's compiler (libc6-dev: its static
+#                 iio_event_wait); make check takes build-essential
+#   libelf1 (Debian 13: libelf1t64) kmod cpio
+#                 the demo's: linux-kbuild's objtool links libelf (it comes
+#                 unpacked, not installed, so its libraries are not pulled
+#                 in), depmod and modprobe, the initramfs; on Debian 13 also
+#                 pahole, which linux-kbuild-6.12 depends on (its headers
+#                 ship vmlinux, so modules get BTF), and xz-utils: 6.12's
+#                 modules are .ko.xz, 6.1's plain .ko
+#   bc bison flex libelf-dev patch xz-utils
+#                 the test kernels' build (objtool needs libelf; they sign
+#                 nothing, so no libssl-dev), their Kconfig patch, the
+#                 stock stages' .ko.xz
 #   pahole        the stock headers pull it in, and a test kernel records
 #                 its version: Kbuild warns about a module built with
 #                 another, so it is there before any test kernel builds
@@ -44,18 +54,16 @@ set -euo pipefail
 
 set=${1:-check}
 demo=(
-	gcc make libc6-dev bc bison flex libelf-dev kmod cpio patch xz-utils pahole
-	qemu-system-x86 busybox-static libiio-utils
+	gcc make libc6-dev kmod cpio qemu-system-x86 busybox-static
 )
-# Debian 12 carries linux-source-6.1 (bookworm-security has the newest);
-# installed, it is the source make check's 6.1 kernel is built from, so
-# the demo and make check share one cached kernel. Debian 13 has no 6.1:
-# tests/kernel/source.sh fetches it into the cache.
+# Debian 12 carries linux-source-6.1 (bookworm-security has the newest):
+# installed, it is the source make check's 6.1 kernel is built from. Debian
+# 13 has no 6.1: tests/kernel/source.sh fetches it into the cache.
 # shellcheck disable=SC1091
 release=$(. /etc/os-release 2>/dev/null && echo "${ID:-}-${VERSION_ID:-}")
 case $release in
-debian-12) demo+=(linux-source-6.1) ;;
-debian-13) ;;
+debian-12) demo+=(libelf1) source61=(linux-source-6.1) ;;
+debian-13) demo+=(libelf1t64 pahole xz-utils) source61=() ;;
 *)
 	echo "deps: this bench sets itself up on Debian 12 or 13; this machine is '$release' (/etc/os-release)" >&2
 	exit 1
@@ -65,7 +73,8 @@ esac
 # holds their version, is the same before and after the rest is installed.
 guest=(
 	"${demo[@]}"
-	linux-source-6.12 build-essential libssl-dev python3 openssl
+	bc bison flex libelf-dev patch pahole xz-utils libiio-utils
+	"${source61[@]}" linux-source-6.12 build-essential libssl-dev python3 openssl
 	i2c-tools iiod device-tree-compiler
 )
 case $set in
@@ -105,6 +114,9 @@ if [ "$set" = check ]; then
 		mapfile -t local_debs < <(bash "$(dirname "$0")/aptfetch.sh" trixie-backports debs "dt-schema=$v")
 	fi
 fi
+
+# once each (the demo's set and the guests' share a few on Debian 13)
+mapfile -t packages < <(printf '%s\n' "${packages[@]}" | awk '!seen[$0]++')
 
 installed() {
 	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'

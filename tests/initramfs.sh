@@ -7,12 +7,10 @@
 # MODULES_ROOT holds lib/modules/KERNELRELEASE (from modules_install, or
 # extracted from a Debian linux-image package).
 #
-# For another architecture's guest: BENCH_BUSYBOX names that architecture's
-# static busybox (it has i2cget/i2cset/i2ctransfer built in) and
-# BENCH_MINIMAL=1 leaves out the host's i2c-tools and libiio binaries.
-# BENCH_TOOLS lists the host binaries to copy instead of all of them (the
-# demo takes iio_info and iio_readdev only, so it installs no i2c-tools or
-# iiod).
+# For another architecture's guest, BENCH_BUSYBOX names that architecture's
+# static busybox (it has i2cget/i2cset/i2ctransfer built in). BENCH_MINIMAL=1
+# leaves out the host's i2c-tools and libiio binaries: for such a guest, and
+# for the demo's and the package stage's, which need busybox only.
 set -euo pipefail
 
 out=$1 modroot=$2 kver=$3
@@ -37,9 +35,9 @@ copy_with_libs() {
 }
 
 if [ "${BENCH_MINIMAL:-0}" != 1 ]; then
-	for b in ${BENCH_TOOLS:-/usr/sbin/i2cdetect /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump \
+	for b in /usr/sbin/i2cdetect /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump \
 		/usr/sbin/i2ctransfer /usr/bin/iio_info /usr/bin/iio_attr /usr/bin/iio_readdev \
-		/usr/sbin/iiod}; do
+		/usr/sbin/iiod; do
 		copy_with_libs "$b"
 	done
 fi

@@ -32,10 +32,6 @@ fail() {
 	exit 1
 }
 aptfetch() { bash "$root/tests/aptfetch.sh" "$@"; }
-re_escape() {
-	local r=${1//./\\.}
-	echo "${r//+/\\+}"
-}
 
 if [ "${STOCK_PREPARED:-0}" != 1 ] && kver=$(stock_kver "$series"); then
 	how=headers
@@ -53,27 +49,9 @@ else
 		fail "Debian kernel of linux-source-$series $version" "no amd64 headers of that version in '$suites'"
 fi
 
-# The image: one package up to 6.12; from 7.2 on linux-binary (vmlinuz),
-# linux-modules and linux-base (config, System.map).
-k=$(re_escape "$kver")
-pkgs=$(aptfetch "$suites" find "^linux-(image-$k-unsigned|binary-unsigned-$k|modules-$k|base-$k|headers-$k)\$" "$version") ||
-	fail "Debian's $kver packages" "apt lookup in '$suites' failed"
-grep -qE '^linux-(image|binary)' <<< "$pkgs" || fail "Debian's $kver image" "no image of version $version in '$suites'"
-mapfile -t pkgs <<< "$pkgs"
-pkgs=("${pkgs[@]/%/=$version}")
-stock=$(aptfetch "$suites" fetch "${pkgs[@]}") || fail "Debian's $kver packages fetched" "see the log above"
-
-# 7.2's packages put everything under /usr/lib/modules/RELEASE (vmlinuz,
-# config, modules); older ones use /boot and /lib/modules. The depmod and
-# modprobe -d of Debian 12 look in ROOT/lib/modules only.
-[ -e "$stock/lib" ] || ln -s usr/lib "$stock/lib"
-moddir=$stock/lib/modules/$kver
-vmlinuz=$stock/boot/vmlinuz-$kver config=$stock/boot/config-$kver
-[ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz
-[ -f "$vmlinuz" ] || vmlinuz=$moddir/vmlinuz.unsigned
-[ -f "$config" ] || config=$moddir/config
-{ [ -f "$vmlinuz" ] && [ -f "$config" ]; } || fail "Debian's $kver image" "no vmlinuz or config in $stock"
-[ -f "$moddir/modules.dep" ] || depmod -b "$stock" "$kver"
+# The image and the headers (tests/stock-lib.sh)
+stock_kernel "$suites" "$kver" "$version" || fail "Debian's $kver packages fetched" "$STOCK_ERR"
+stock=$STOCK_ROOT moddir=$STOCK_MODDIR vmlinuz=$STOCK_VMLINUZ config=$STOCK_CONFIG
 echo "ok - stock-$series: Debian's $kver ($version) fetched without touching the host's apt state"
 
 # The README's trigger advice rests on this: Debian's 6.12 and 7.2 ship the

@@ -155,7 +155,12 @@ static int lps_sim_ov_apply(const void *fdt, u32 size)
 		goto out;
 	}
 #if KERNEL_VERSION(6, 6, 0) > LINUX_VERSION_CODE
-	ret = of_overlay_fdt_apply(fdt, size, &id);
+	/*
+	 * The cast is for 6.1's stub without CONFIG_OF_OVERLAY (Debian's
+	 * x86 kernel, make demo), which takes a non-const pointer; the
+	 * function itself takes a const one.
+	 */
+	ret = of_overlay_fdt_apply((void *)fdt, size, &id);
 #else
 	/* 6.6 added the base node an overlay's targets are relative to */
 	ret = of_overlay_fdt_apply(fdt, size, &id, NULL);
