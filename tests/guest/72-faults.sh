@@ -36,11 +36,7 @@ for f in "eio 1" "nak 1" "eio 6" "nak 3" "eio_every 2" "nak_every 2"; do
 done
 
 # ---- 2: a bus error must not stop threshold events ----
-E=$D/events
-echo "const 16212 1600" > "$SIM"/5c/stimulus
-echo 16212 > "$D/in_pressure1_reference_raw"
-echo 200 > "$E/in_pressure1_thresh_either_value"
-echo 1 > "$E/in_pressure1_thresh_rising_en"
+arm_rising 200
 # INT_SRC read fails: the latch stays set and the pad asserted. Between
 # two crossings the chip takes two samples below the threshold (a sample
 # of the new stimulus has been compared).

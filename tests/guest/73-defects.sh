@@ -26,14 +26,6 @@ unhandled_reached() {
 	ur_n=$(unhandled)
 	[ "$ur_n" != none ] && [ "$ur_n" -ge "$1" ]
 }
-# events_setup: reference 16212, threshold 100, rising on, DELTA 0
-events_setup() {
-	E=$D/events
-	echo "const 16212 1600" > "$SIM"/5c/stimulus
-	echo 16212 > "$D/in_pressure1_reference_raw"
-	echo 100 > "$E/in_pressure1_thresh_either_value"
-	echo 1 > "$E/in_pressure1_thresh_rising_en"
-}
 # the configuration a supply loss resets: DELTA with reference 1234, REF_P,
 # THS_P (300) and INT_CFG (LIR)
 CONFIGURED="-14978 0xd2 0x04 0x2c 0x01 0x04"
@@ -89,7 +81,7 @@ echo $A > "$SIM"/delete_device
 
 # ---- b: an enable that changes nothing swallows no pending event ----
 new_client irq=rising
-events_setup
+arm_rising 100
 listen b 6000
 echo 0 > "$SIM"/5c/counters
 # Each transfer takes 100 ms: the latch comes while the enable holds the lock
@@ -108,7 +100,7 @@ echo $A > "$SIM"/delete_device
 
 # ---- g: events come back after sustained faults in the IRQ thread ----
 new_client irq=rising
-events_setup
+arm_rising 100
 listen g 12000 2
 dmesg -c > /dev/null
 echo "eio_every 2" > "$SIM"/5c/fault
@@ -127,7 +119,7 @@ echo $A > "$SIM"/delete_device
 
 # ---- e: a failed data-ready routing off does not leave DRDY on the pad ----
 new_client irq=rising
-events_setup
+arm_rising 100
 enable_scan pressure
 echo 1 > "$D/buffer/enable"
 scans 2 2 > /dev/null
@@ -146,7 +138,7 @@ echo $A > "$SIM"/delete_device
 echo first_sample=garbage > "$SIM"/5c/variant
 new_client irq=rising
 echo 7 > "$D/sampling_frequency"
-events_setup
+arm_rising 100
 listen c 4000
 echo devices > $REL
 check_true "c: suspend/resume with events on" sh -c "echo mem > /sys/power/state"
@@ -179,7 +171,7 @@ echo default > "$SIM"/5c/variant
 # ---- h: a dead bus on a level line: the passes say IRQ_NONE ----
 echo irq=level > "$SIM"/5c/variant
 new_client irq=rising
-events_setup
+arm_rising 100
 before=$(unhandled)
 echo "eio_every 1" > "$SIM"/5c/fault
 echo "0x35 0x06" > "$SIM"/5c/regs

@@ -170,6 +170,16 @@ supply_loss() {
 	done
 }
 
+# arm_rising THS: the rising threshold event of device $D on: stimulus at
+# the reference (16212, DELTA 0), threshold THS; E is its events directory
+arm_rising() {
+	E=$D/events
+	echo "const 16212 1600" > "$SIM"/5c/stimulus
+	echo 16212 > "$D/in_pressure1_reference_raw"
+	echo "$1" > "$E/in_pressure1_thresh_either_value"
+	echo 1 > "$E/in_pressure1_thresh_rising_en"
+}
+
 # powered_down [CHIP]: CTRL_REG1 PD clear (default chip 5c).
 powered_down() {
 	field "$SIM/${1:-5c}/regs" 0x20 && [ $(( FIELD & 0x40 )) = 0 ]
