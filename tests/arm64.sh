@@ -25,6 +25,8 @@ fail() {
 }
 
 aptfetch() { APTFETCH_ARCH=arm64 bash "$root/tests/aptfetch.sh" "$@"; }
+# fetched, build, vermagic, i2c-stub (the boot is check.sh's)
+plan arm64 4
 
 # The symbol CRCs come from the source: the image is the one built from the
 # linux-source-6.12 the bench has, taken from the release that carries that

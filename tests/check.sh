@@ -143,7 +143,8 @@ stage() {
 
 # guest_run KERNEL INITRD NAME [kernel args]: boot, print the TAP lines (the
 # suite's names prefixed with NAME/) and the per-suite times, check for
-# splats and for the guest reaching its end.
+# splats and for the guest reaching its end (NAME/boot: its own, so that the
+# stage's host part keeps its plan).
 guest_run() {
 	local kernel=$1 initrd=$2 name=$3 rc=0 console results
 	shift 3
@@ -154,17 +155,17 @@ guest_run() {
 	tr -d '\r' < "$results" | grep -E '^(ok|not ok) ' | sed -E "s/^(ok|not ok) - /\1 - $name\//"
 	tr -d '\r' < "$results" | sed -n "s|^# time: suite |suite $name/|p" >> "$stages/times"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "not ok - $name: guest finished within ${BENCH_TIMEOUT:-1500}s # timeout"
+		echo "not ok - $name/boot: guest finished within ${BENCH_TIMEOUT:-1500}s # timeout"
 	elif tr -d '\r' < "$results" | grep -q '^# BENCH-DONE'; then
-		echo "ok - $name: guest ran to the end"
+		echo "ok - $name/boot: guest ran to the end"
 	else
-		echo "not ok - $name: guest ran to the end # qemu status $rc, see $console"
+		echo "not ok - $name/boot: guest ran to the end # qemu status $rc, see $console"
 	fi
 	if grep -Eq "$splat_re" "$console"; then
-		echo "not ok - $name: no kernel splat # $(grep -Em1 "$splat_re" "$console" | tr -d '\r')"
+		echo "not ok - $name/boot: no kernel splat # $(grep -Em1 "$splat_re" "$console" | tr -d '\r')"
 		grep -E -A30 "$splat_re" "$console" | head -n 80 >&2
 	else
-		echo "ok - $name: no kernel splat"
+		echo "ok - $name/boot: no kernel splat"
 	fi
 }
 
@@ -173,6 +174,7 @@ guest_run() {
 # overlays can refer to the board's labels.
 build_dt() {
 	local f rc=0
+	plan build-dt 1
 	mkdir -p "$build/guest-files"
 	for f in "$root"/tests/dt/*.dts; do
 		[ -f "$f" ] || continue
@@ -181,7 +183,7 @@ build_dt() {
 		*) dtc -q -@ -I dts -O dtb -o "$build/guest-files/$(basename "${f%.dts}").dtb" "$f" || rc=1 ;;
 		esac
 	done
-	tap_result "build: test device trees compile with dtc -@" "$rc"
+	tap_result "build-dt: test device trees compile with dtc -@" "$rc"
 	return "$rc"
 }
 
@@ -189,6 +191,7 @@ build_dt() {
 # (tests/tools/*.c, e.g. reading IIO events), warnings as errors.
 build_guest_tools() {
 	local f rc=0
+	plan guest-tools 1
 	for f in "$root"/tests/tools/*.c; do
 		gcc -O2 -Wall -Wextra -Werror -static -o "$build/guest-files/$(basename "${f%.c}")" "$f" || rc=1
 	done
@@ -197,7 +200,16 @@ build_guest_tools() {
 	# the documents 35-abi-names compares with the names the driver creates
 	cp "$root/Documentation/iio/lps001wp.rst" \
 		"$root/Documentation/ABI/testing/sysfs-bus-iio-pressure-lps001wp" "$build/guest-files/" || rc=1
-	tap_result "build: guest tools (tests/tools) with -Wall -Wextra -Werror" "$rc"
+	tap_result "guest-tools: tests/tools build with -Wall -Wextra -Werror" "$rc"
+	return "$rc"
+}
+
+# deps_stage NAME SET: tests/deps.sh SET, as one check named NAME.
+deps_stage() {
+	local rc=0
+	plan "$1" 1
+	bash "$root/tests/deps.sh" "$2" || rc=$?
+	tap_result "$1: the Debian packages of deps.sh $2 are installed" "$rc" "see $stages/$1.log"
 	return "$rc"
 }
 
@@ -235,7 +247,13 @@ suites_for() {
 # flipped, every guest suite in one boot; on 6.1, the one test kernel with a
 # network stack (tests/kernel/config-6.1.fragment), also iiod.
 kernel_lane() {
-	local series=$1 kdir kver out=$build/$1 sw suites
+	local series=$1 kdir kver out=$build/$1 sw suites switches
+	suites=$(suites_for "$series")
+	# 86-switches loads the driver built with each switch flipped
+	switches=
+	[[ ,$suites, != *,86-switches,* ]] || switches="DR_ST_TABLE=0 DELTA_IS_REF_MINUS_P=0 FIRST_SAMPLE_VALID=1"
+	plan "kernel-$series" 1
+	plan "build-$series" $((1 + $(wc -w <<< "$switches")))
 	kdir=$(bash "$root/tests/kernel/build.sh" "$series") ||
 		{ echo "not ok - kernel-$series: test kernel builds"; return 1; }
 	echo "ok - kernel-$series: test kernel builds"
@@ -244,12 +262,9 @@ kernel_lane() {
 	tag "$series" build_modules "$kdir" "$out/test-modules" LPS001WP_KUNIT=1 || return 1
 	rm -rf "$out/guest-files"
 	cp -a "$build/guest-files" "$out/guest-files"
-	suites=$(suites_for "$series")
-	if [[ ,$suites, == *,86-switches,* ]]; then
-		for sw in DR_ST_TABLE=0 DELTA_IS_REF_MINUS_P=0 FIRST_SAMPLE_VALID=1; do
-			tag "$series" build_alt "$kdir" "$out" "$sw" || return 1
-		done
-	fi
+	for sw in $switches; do
+		tag "$series" build_alt "$kdir" "$out" "$sw" || return 1
+	done
 	modroot_for "$kdir" "$out/modroot"
 	BENCH_EXTRA_FILES="$out/guest-files" bash "$root/tests/initramfs.sh" "$out/initramfs-test.cpio.gz" \
 		"$out/modroot" "$kver" "$out/test-modules/lps001wp.ko" "$out/test-modules/tests/sim/lps001wp_sim.ko" ||
@@ -353,7 +368,7 @@ cpu_start=$(cpu_ticks)
 
 # The lanes' packages first, the host stages' beside the lanes: on a fresh
 # machine that is half of the installing, out of the way of the boots.
-stage_now deps bash "$root/tests/deps.sh" guest
+stage_now deps-guest deps_stage deps-guest guest
 rm -rf "$build/guest-files"
 stage_now build-dt build_dt
 stage_now guest-tools build_guest_tools
@@ -374,7 +389,7 @@ suite)
 	builds=$!
 	if [ "$mode" = all ]; then
 		order+=(deps-host)
-		run_stage deps-host bash "$root/tests/deps.sh" check &
+		run_stage deps-host deps_stage deps-host check &
 		deps_host=$!
 	fi
 	# The lanes first: they are the longest. The host stages after them,

@@ -15,10 +15,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tests/hostlib.sh"
 build=$(mkdir -p "${1:-$root/build}" && cd "${1:-$root/build}" && pwd)
 rc=0
+targets=("arm64 defconfig aarch64-linux-gnu- AArch64" "arm multi_v7_defconfig arm-linux-gnueabihf- ARM")
+# per series and target: the build, the ELF machine
+plan cross $(($(wc -w <<< "${CROSS_SERIES:-6.1 6.12 7.2}") * ${#targets[@]} * 2))
 
 for series in ${CROSS_SERIES:-6.1 6.12 7.2}; do
-	for target in "arm64 defconfig aarch64-linux-gnu- AArch64" \
-		"arm multi_v7_defconfig arm-linux-gnueabihf- ARM"; do
+	for target in "${targets[@]}"; do
 		read -r arch config cross machine <<< "$target"
 		name="$series $arch ($config)"
 		if ! kdir=$(bash "$root/tests/kernel/prepare.sh" "$series" "$arch" "$config"); then

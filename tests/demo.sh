@@ -72,6 +72,8 @@ fail() {
 ok() {
 	[ "$mode" = demo ] || echo "ok - demo: $1${2:+ # $2}"
 }
+# the kernel fetched, the modules built (the boot is check.sh's)
+[ "$mode" = demo ] || plan demo 2
 
 mkdir -p "$build"
 bash "$root/tests/deps.sh" demo

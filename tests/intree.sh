@@ -20,6 +20,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
+# grafted, Kconfig, the build
+plan intree 3
 ok() { echo "ok - intree: $1"; }
 fail() {
 	echo "not ok - intree: $1 # $2"

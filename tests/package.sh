@@ -40,6 +40,11 @@ fail() {
 	exit 1
 }
 
+readme_releases=(debian-12 debian-13)
+# this script's checks, one per README release among them, as check.sh's
+# run_stage is told (as hostlib.sh's plan; the boot is check.sh's)
+echo "# plan package $((33 + ${#readme_releases[@]}))"
+
 [ "$(id -u)" = 0 ] || fail setup "needs root (debootstrap, chroot)"
 # shellcheck source=/dev/null
 . /etc/os-release
@@ -73,7 +78,7 @@ mkdir -p "$logs"
 # The README's Debian blocks, each in a fresh chroot of its release, from
 # the start while the rest runs (they wait mostly on apt and DKMS's
 # compiler).
-README_CHECK_LOGS=$logs bash "$root/tests/readme-debian.sh" debian-12 debian-13 > "$work/readme.tap" 2> "$logs/readme.log" &
+README_CHECK_LOGS=$logs bash "$root/tests/readme-debian.sh" "${readme_releases[@]}" > "$work/readme.tap" 2> "$logs/readme.log" &
 readme_pid=$!
 # readme_done: its TAP lines, once it has finished (also when a check
 # above failed: the exit waits for it); false if one failed

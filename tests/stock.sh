@@ -32,6 +32,8 @@ fail() {
 	exit 1
 }
 aptfetch() { bash "$root/tests/aptfetch.sh" "$@"; }
+# fetched, trigger modules, build, vermagic (the boot is check.sh's)
+plan "stock-$series" 4
 
 if [ "${STOCK_PREPARED:-0}" != 1 ] && kver=$(stock_kver "$series"); then
 	how=headers
