@@ -72,6 +72,10 @@ work=$build/package
 chr=$work/chroot
 logs=$work/logs
 mkdir -p "$pc" "$archives/partial" "$work"
+# apt in the chroot locks the kept downloads: a second run on this machine
+# (make check in another clone) waits for this one
+exec 5> "$pc/.lock"
+flock 5
 rm -rf "$logs"
 mkdir -p "$logs"
 

@@ -90,6 +90,10 @@ for rel in "$@"; do
 	(
 		t=$(date +%s)
 		mkdir -p "$cache/readme-$rel-archives"
+		# apt locks the kept downloads: a second run on this machine (make
+		# check in another clone) waits here, not fails in the block
+		exec 9> "$cache/readme-$rel-archives.lock"
+		flock 9
 		if tar -C "$work/$rel" -c lps001wp block.sh run.sh |
 			CHROOT_APT_ARCHIVES=$cache/readme-$rel-archives bash "$root/tests/debian-chroot.sh" "$series" -- \
 				sh -c 'mkdir -p /root && cd /root && tar -xf - && sh run.sh' > "$work/$rel.log" 2>&1 &&
