@@ -30,11 +30,16 @@ driver_of() {
 bound_to() {
 	[ "$(driver_of "$1")" = "$2" ]
 }
-# pressure_of DEV: in_pressure_raw of DEV's own IIO device (st_pressure's
-# IIO device is named lps001wp too)
-pressure_of() {
-	for po_d in "$1"/iio:device*; do
-		cat "$po_d/in_pressure_raw" 2>&1
+# reads_through DEV DRIVER: in_pressure_raw of DEV's own IIO device (both
+# drivers name theirs lps001wp) if DEV is bound to DRIVER
+reads_through() {
+	rt_d=$(driver_of "$1")
+	if [ "$rt_d" != "$2" ]; then
+		echo "bound to '$rt_d', not $2"
+		return
+	fi
+	for rt_i in "$1"/iio:device*; do
+		cat "$rt_i/in_pressure_raw" 2>&1
 		return
 	done
 }
@@ -69,7 +74,8 @@ check_true "st_pressure_i2c not loaded: udev loads lps001wp" test -d /sys/module
 check_false "st_pressure_i2c not loaded: udev does not load it (the modprobe alias)" \
 	test -d /sys/module/st_pressure_i2c
 check_eq "st_pressure_i2c not loaded: the device is bound to lps001wp" lps001wp "$(driver_of "$dev")"
-check_eq "st_pressure_i2c not loaded: the device reads: in_pressure_raw" 16212 "$(pressure_of "$dev")"
+check_eq "st_pressure_i2c not loaded: the device reads through lps001wp: in_pressure_raw" \
+	16212 "$(reads_through "$dev" lps001wp)"
 
 echo $ADDR > "/sys/bus/i2c/devices/i2c-$BUS/delete_device"
 rmmod lps001wp
@@ -101,7 +107,8 @@ took=$(awk -v dev="/$BUS-00${ADDR#0x}" '
 check_eq "st_pressure_i2c loaded first: it takes the device first (the bind uevents' drivers)" \
 	"st-press-i2c lps001wp" "$took"
 check_eq "st_pressure_i2c loaded first: the device ends bound to lps001wp" lps001wp "$(driver_of "$dev")"
-check_eq "st_pressure_i2c loaded first: the device reads: in_pressure_raw" 16212 "$(pressure_of "$dev")"
+check_eq "st_pressure_i2c loaded first: the device reads through lps001wp: in_pressure_raw" \
+	16212 "$(reads_through "$dev" lps001wp)"
 check_true "st_pressure_i2c loaded first: it stays loaded, its driver registered" \
 	sh -c 'test -d /sys/module/st_pressure_i2c && test -d /sys/bus/i2c/drivers/st-press-i2c'
 
@@ -110,8 +117,8 @@ echo "lps001wp $OTHER" > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
 settle
 check_eq "another lps001wp, not at the rule's address: st_pressure_i2c keeps it" \
 	st-press-i2c "$(driver_of "$other")"
-check_eq "another lps001wp, not at the rule's address: it reads through st_pressure_i2c" \
-	16212 "$(pressure_of "$other")"
+check_eq "another lps001wp, not at the rule's address: it reads through st_pressure_i2c: in_pressure_raw" \
+	16212 "$(reads_through "$other" st-press-i2c)"
 
 for a in $OTHER $ADDR; do
 	echo "$a" > "/sys/bus/i2c/devices/i2c-$BUS/delete_device"
