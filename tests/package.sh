@@ -366,6 +366,7 @@ setup pc --adapter "SMBus stub driver" --address 0x5c >> "$logs/setup.log" 2>&1 
 state > "$work/state.2"
 cmp -s "$work/state.1" "$work/state.2" || fail "$name" "the second run changed: $(diff "$work/state.1" "$work/state.2" | grep '^>' | tr '\n' ' ')"
 cp "$rules" "$work/setup.rules"
+cp "$chr/etc/modprobe.d/lps001wp-setup.conf" "$work/setup.conf"
 ok "$name"
 
 if ! setup status > "$logs/status.log" 2>&1 || ! grep -qF "$l5c" "$logs/status.log" ||
@@ -547,7 +548,10 @@ ok "$name"
 
 # Debian's image of the chroot's kernel, for the caller's boot.
 sroot=$(stock_fetch "$kver" "$hver" "$chr") || fail "Debian's $kver image and the package's module are ready to boot" "linux-image-$kver-unsigned $hver: download failed"
-stock_modroot "$sroot" "$kver" "$work/modroot"
+# st_pressure_i2c too: suite udev-rule checks it is kept from this device
+# only, and still loads for others
+stock_modroot "$sroot" "$kver" "$work/modroot" st_pressure_i2c ||
+	fail "Debian's $kver image and the package's module are ready to boot" "its modules: see above"
 rm -rf "$work/guest-files"
 mkdir -p "$work/guest-files"
 echo "$v2" > "$work/guest-files/expect-version"
@@ -556,9 +560,13 @@ echo "$v2" > "$work/guest-files/expect-version"
 u=$work/guest-files/udev
 mkdir -p "$u/lib"
 cp -L /lib/systemd/systemd-udevd "$u/"
+# udevadm for settle: the same program as systemd-udevd since systemd 247,
+# it picks its part by the name it runs under
+udevadm=$(command -v udevadm)
+cp -L "$udevadm" "$u/udevadm"
 # udevd and its libraries; from systemd 256 (Debian 13) it dlopen()s libkmod
 kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && !found {print $NF; found = 1}')
-for f in /lib/systemd/systemd-udevd $kmodlib; do
+for f in /lib/systemd/systemd-udevd "$udevadm" $kmodlib; do
 	echo "$f"
 	ldd "$f" | awk '/=> \// {print $3} /^[[:space:]]*\/lib/ {print $1}'
 done | sort -u | grep -v systemd-udevd | while read -r lib; do cp -L "$lib" "$u/lib/"; done
@@ -566,6 +574,7 @@ cp /lib/udev/rules.d/80-drivers.rules "$u/"
 # The rule lps001wp-setup pc wrote for i2c-stub's adapter above: what a
 # user gets now (the package ships tools/90-lps001wp.rules as an example).
 cp "$work/setup.rules" "$u/90-lps001wp-setup.rules"
+cp "$work/setup.conf" "$u/lps001wp-setup.conf"
 grep -q 'ATTR{name}=="i2c-tiny-usb\*", ATTR{new_device}="lps001wp 0x5c"$' "$root/tools/90-lps001wp.rules" ||
 	fail "tools/90-lps001wp.rules takes an adapter name" "no ATTR{name}==\"i2c-tiny-usb*\" rule line to set it in"
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed

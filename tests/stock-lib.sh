@@ -17,10 +17,11 @@
 #       prints the unpacked root of linux-image-KVER-unsigned=VERSION
 #       (kept in $cache/stock-KVER-VERSION), downloaded with the host's apt
 #       or, given CHROOT, with that Debian's apt
-#   stock_modroot STOCKROOT KVER OUT
+#   stock_modroot STOCKROOT KVER OUT [MODULE...]
 #       OUT/lib/modules/KVER with i2c-stub, i2c-dev, the IIO core, the
-#       kfifo and regmap-i2c modules and their dependencies, uncompressed
-#       (busybox's modprobe cannot read .ko.xz)
+#       kfifo and regmap-i2c modules, the MODULEs a guest needs besides
+#       (the package's: st_pressure_i2c), and their dependencies,
+#       uncompressed (busybox's modprobe cannot read .ko.xz)
 : "${root:?stock-lib.sh needs root, the work tree}"
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 
@@ -105,11 +106,16 @@ stock_re_escape() {
 
 stock_modroot() {
 	local sroot=$1 kver=$2 out=$3 src ko rel m
+	shift 3
 	src=$sroot/lib/modules/$kver
+	for m in "$@"; do
+		modprobe -S "$kver" -d "$sroot" --show-depends "$m" > /dev/null 2>&1 ||
+			{ echo "stock_modroot: Debian's $kver has no module $m" >&2; return 1; }
+	done
 	rm -rf "$out"
 	mkdir -p "$out/lib/modules/$kver"
 	cp "$src"/modules.order "$src"/modules.builtin* "$out/lib/modules/$kver/"
-	for m in i2c-stub i2c-dev industrialio industrialio-triggered-buffer kfifo_buf regmap-i2c; do
+	for m in i2c-stub i2c-dev industrialio industrialio-triggered-buffer kfifo_buf regmap-i2c "$@"; do
 		modprobe -S "$kver" -d "$sroot" --show-depends "$m" 2>/dev/null |
 			awk '$1 == "insmod" {print $2}'
 	done | sort -u | while read -r ko; do

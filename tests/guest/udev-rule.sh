@@ -1,40 +1,130 @@
 # shellcheck shell=sh
-# The PC path's udev rule (tools/90-lps001wp.rules), its adapter name set
-# to i2c-stub's as a user sets their adapter's: when the adapter appears,
-# systemd-udevd creates the device and loads the driver for it. Booted by
-# tests/package.sh's guest only, which brings the host's udevd in
-# /tests/udev (run through its own dynamic loader: the guest has no libc).
+# The PC path as `lps001wp-setup pc --adapter "SMBus stub driver"` wrote it
+# in tests/package.sh's chroot: its udev rules and its modprobe alias, the
+# files themselves, run by this machine's systemd-udevd (in /tests/udev,
+# through its own dynamic loader: the guest has no libc) on Debian's own
+# kernel with mainline's st_pressure_i2c beside the driver. Both drivers
+# claim the I2C name "lps001wp"; the setup keeps st_pressure_i2c from the
+# rule's device only. Booted by tests/package.sh's guest only.
 
-plan 6
+plan 14
 U=/tests/udev
 ADDR=0x5c
+# a second LPS001WP on the same adapter, not the rule's: st_pressure_i2c's
+OTHER=0x5d
 
-check_false "lps001wp is not loaded before udev runs" test -d /sys/module/lps001wp
-mkdir -p /etc/udev/rules.d /run/udev
+udevadm() {
+	"$U/lib/ld-linux-x86-64.so.2" --library-path "$U/lib" "$U/udevadm" "$@"
+}
+# settle: udevd's queue empty, twice: an event's RUN makes the next one
+# (the adapter's add creates the device), which may come just after
+settle() {
+	udevadm settle --timeout=10
+	nap 0.3
+	udevadm settle --timeout=10
+}
+# driver_of DEV: the name of the driver DEV is bound to, or nothing
+driver_of() {
+	do_l=$(readlink "$1/driver") && echo "${do_l##*/}"
+}
+bound_to() {
+	[ "$(driver_of "$1")" = "$2" ]
+}
+# reads_through DEV DRIVER: in_pressure_raw of DEV's own IIO device (both
+# drivers name theirs lps001wp) if DEV is bound to DRIVER
+reads_through() {
+	rt_d=$(driver_of "$1")
+	if [ "$rt_d" != "$2" ]; then
+		echo "bound to '$rt_d', not $2"
+		return
+	fi
+	for rt_i in "$1"/iio:device*; do
+		cat "$rt_i/in_pressure_raw" 2>&1
+		return
+	done
+}
+
+check_false "neither lps001wp nor st_pressure_i2c is loaded before udev runs" \
+	sh -c 'test -d /sys/module/lps001wp || test -d /sys/module/st_pressure_i2c'
+
+# The chips are preloaded before the device can exist: i2c-stub is in
+# place before udevd starts, the adapter's add uevent comes after.
+modprobe i2c-stub chip_addr=$ADDR,$OTHER
+BUS=$(i2c_bus_of "SMBus stub driver")
+dev=/sys/bus/i2c/devices/$BUS-00${ADDR#0x}
+other=/sys/bus/i2c/devices/$BUS-00${OTHER#0x}
+stub_preload "$BUS" $ADDR
+stub_preload "$BUS" $OTHER
+
+mkdir -p /etc/udev/rules.d /etc/modprobe.d /run/udev
 # a merged-/usr libkmod (Debian 13) looks in /usr/lib/modules
 [ -e /usr/lib/modules ] || { mkdir -p /usr/lib && ln -s /lib/modules /usr/lib/modules; }
 cp "$U"/*.rules /etc/udev/rules.d/
+cp "$U"/lps001wp-setup.conf /etc/modprobe.d/
 "$U/lib/ld-linux-x86-64.so.2" --library-path "$U/lib" "$U/systemd-udevd" --daemon --resolve-names=never
 check_true "systemd-udevd runs" wait_for 10 test -S /run/udev/control
 
-modprobe i2c-stub chip_addr=$ADDR
-BUS=$(i2c_bus_of "SMBus stub driver")
-dev=/sys/bus/i2c/devices/$BUS-00${ADDR#0x}
-check_true "the rule creates the device when the adapter appears" wait_for 10 test -e "$dev"
-check_eq "the device is an lps001wp" lps001wp "$(cat "$dev/name" 2>/dev/null)"
-check_true "udev loads the driver for it" wait_for 10 test -d /sys/module/lps001wp
-
-# i2c-stub's registers were zero when the driver probed: preload a chip
-# (as 15-stub does) and bind again.
-stub_preload "$BUS" $ADDR
-[ -e "$dev/driver" ] || echo "$BUS-00${ADDR#0x}" > /sys/bus/i2c/drivers/lps001wp/bind
-if d=$(iio_dev lps001wp); then
-	check_eq "the device reads: in_pressure_raw" 16212 "$(cat "$d/in_pressure_raw")"
-else
-	fail "the device reads: in_pressure_raw" "no iio device named lps001wp"
-fi
+# -- st_pressure_i2c not loaded: udev's modalias load brings lps001wp only
+echo add > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
+settle
+wait_for 10 bound_to "$dev" lps001wp
+check_eq "st_pressure_i2c not loaded: the rule creates the device when the adapter appears" \
+	lps001wp "$(cat "$dev/name" 2>&1)"
+check_true "st_pressure_i2c not loaded: udev loads lps001wp" test -d /sys/module/lps001wp
+check_false "st_pressure_i2c not loaded: udev does not load it (the modprobe alias)" \
+	test -d /sys/module/st_pressure_i2c
+check_eq "st_pressure_i2c not loaded: the device is bound to lps001wp" lps001wp "$(driver_of "$dev")"
+check_eq "st_pressure_i2c not loaded: the device reads through lps001wp: in_pressure_raw" \
+	16212 "$(reads_through "$dev" lps001wp)"
 
 echo $ADDR > "/sys/bus/i2c/devices/i2c-$BUS/delete_device"
+rmmod lps001wp
+settle
+
+# -- st_pressure_i2c loaded first (another ST sensor needs it): it takes
+# the device as it appears, the bind rule gives it to lps001wp
+check_true "st_pressure_i2c loaded first: modprobe st_pressure_i2c" modprobe st_pressure_i2c
+stub_preload "$BUS" $ADDR
+udevadm monitor --kernel --property --subsystem-match=i2c > /tmp/udev-events 2>&1 &
+mon=$!
+nap 0.5
+echo add > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
+settle
+wait_for 10 bound_to "$dev" lps001wp
+kill "$mon" 2>/dev/null
+# the drivers of the device's bind uevents, in order
+took=$(awk -v dev="/$BUS-00${ADDR#0x}" '
+	function event() {
+		if (a == "bind" && substr(p, length(p) - length(dev) + 1) == dev)
+			out = out (out == "" ? "" : " ") d
+		a = p = d = ""
+	}
+	/^ACTION=/ { a = substr($0, 8) }
+	/^DEVPATH=/ { p = substr($0, 9) }
+	/^DRIVER=/ { d = substr($0, 8) }
+	/^$/ { event() }
+	END { event(); print out }' /tmp/udev-events)
+check_eq "st_pressure_i2c loaded first: it takes the device first (the bind uevents' drivers)" \
+	"st-press-i2c lps001wp" "$took"
+check_eq "st_pressure_i2c loaded first: the device ends bound to lps001wp" lps001wp "$(driver_of "$dev")"
+check_eq "st_pressure_i2c loaded first: the device reads through lps001wp: in_pressure_raw" \
+	16212 "$(reads_through "$dev" lps001wp)"
+check_true "st_pressure_i2c loaded first: it stays loaded, its driver registered" \
+	sh -c 'test -d /sys/module/st_pressure_i2c && test -d /sys/bus/i2c/drivers/st-press-i2c'
+
+# -- this device only: an lps001wp at another address stays st_pressure's
+echo "lps001wp $OTHER" > "/sys/bus/i2c/devices/i2c-$BUS/new_device"
+settle
+check_eq "another lps001wp, not at the rule's address: st_pressure_i2c keeps it" \
+	st-press-i2c "$(driver_of "$other")"
+check_eq "another lps001wp, not at the rule's address: it reads through st_pressure_i2c: in_pressure_raw" \
+	16212 "$(reads_through "$other" st-press-i2c)"
+
+for a in $OTHER $ADDR; do
+	echo "$a" > "/sys/bus/i2c/devices/i2c-$BUS/delete_device"
+done
+settle
+kill "$(pidof systemd-udevd)" 2>/dev/null
 rmmod i2c-stub
 rmmod lps001wp
-kill "$(pidof systemd-udevd)" 2>/dev/null
+rmmod st_pressure_i2c st_pressure st_sensors_i2c st_sensors
