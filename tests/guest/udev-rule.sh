@@ -87,6 +87,8 @@ check_true "st_pressure_i2c loaded first: modprobe st_pressure_i2c" modprobe st_
 stub_preload "$BUS" $ADDR
 udevadm monitor --kernel --property --subsystem-match=i2c > /tmp/udev-events 2>&1 &
 mon=$!
+# no state shows that the monitor has subscribed (its header may sit in
+# stdio's buffer): time must pass
 nap 0.5
 echo add > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
 settle
