@@ -124,12 +124,16 @@ echo none > /sys/power/pm_test
 check_eq "resume replayed REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
 check_eq "resume powered the chip back up" 0x7c "$(regval 5c 0x20)"
 # The fifo still holds scans taken before the suspend (with REF_P poked to
-# 0): once the trigger made two bursts after the resume checks, drain it
-# all and look at the newest (a burst in flight at the reset is the older).
+# 0, or before the poke: those equal a right scan after the resume). A
+# stimulus no scan before the suspend saw: once the chip has sampled it and
+# the trigger made two bursts since, drain the fifo and look at the newest
+# (a burst in flight at the reset is the older). DELTA 1234 - 16300.
+echo "const 16300 1700" > "$SIM"/5c/stimulus
+wait_samples 1
 echo 0 > "$SIM"/5c/counters
 wait_for 5 counter_reached 5c read_0x27 2
 queued=$(cat "$D/buffer/data_available")
-check_eq "scans continue after resume, with the replayed reference" "16212 1600 50558" \
+check_eq "scans continue after resume, with the replayed reference" "16300 1700 50470" \
 	"$(scans "$queued" 6 | tail -n1 | awk '{ print $1, $2, $3 }')"
 echo 0 > "$D/buffer/enable"
 
