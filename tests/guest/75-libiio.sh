@@ -117,13 +117,15 @@ check_eq "select it through current_trigger" 0 "$(write_errno "$D/trigger/curren
 # number of chip samples the scans saw. How many that is depends on the
 # guest's speed (at the chip's rate nearly every scan is a new sample on an
 # idle host, at 100 Hz one in eight), so it is a figure of the line; the
-# check is what holds at any speed: every scan is a sample of the ramp and
-# none is older than the one before.
+# check is what holds at any speed: every scan is a sample of the ramp,
+# none is older than the one before, and the last is newer than the first
+# (40 scans span 0.4 s or more of the guest's clock, which the chip's
+# samples follow: 5 at least; a driver repeating one sample fails).
 # ramp_in_order FILE: 40 scans of the ramp, in sample order
 ramp_in_order() {
 	od -An -v -tu2 -w2 "$1" | awk '
-		{ n++; if ($1 < 16000 || ($1 - 16000) % 3 || (n > 1 && $1 < p)) bad = 1; p = $1 }
-		END { exit bad || n != 40 }'
+		{ n++; if ($1 < 16000 || ($1 - 16000) % 3 || (n > 1 && $1 < p)) bad = 1; if (n == 1) f = $1; p = $1 }
+		END { exit bad || n != 40 || p == f }'
 }
 echo "ramp 16000 3 1600 1" > "$SIM/5c/stimulus"
 timeout 30 iio_readdev -T 0 -b 4 -s 40 "iio:device$N" pressure > /tmp/h.bin 2> /tmp/readdev.err
