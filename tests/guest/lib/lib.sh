@@ -42,11 +42,13 @@ pass() {
 	tap "ok - $SUITE: $1${p_c:+ # $p_c}"
 }
 
-# fail WHAT WHY
+# fail WHAT WHY: WHY on one line (a failed command's arguments, e.g. a
+# list of timestamps, may hold newlines, which would cut the TAP line)
 fail() {
 	f_c=${CHECK_NOTE:-}
 	CHECK_NOTE=
-	tap "not ok - $SUITE: $1 # $2${f_c:+; $f_c}"
+	f_w=$(printf '%s' "$2" | tr '\n' ' ')
+	tap "not ok - $SUITE: $1 # $f_w${f_c:+; $f_c}"
 }
 
 # check_eq WHAT EXPECTED ACTUAL
