@@ -405,6 +405,16 @@ refused "an adapter no one has" "pc: no I2C adapter is named 'SMBus stub'" setup
 refused "a quote in the adapter name" "pc: adapter name 'a\"b' holds a quote" setup pc --adapter 'a"b'
 refused "not root" "needs root" chroot --userspec=65534:65534 "$chr" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	lps001wp-setup pi --address 0x5d --int1-gpio 5
+# a Pi 4 on 32-bit Pi OS, which boots the 64-bit kernel: stand-in uname
+# and dpkg say so (in /tmp, outside the before/after comparison)
+mkdir -p "$chr/tmp/pi32"
+# shellcheck disable=SC2016 # the stand-in's $1
+printf '#!/bin/sh\n[ "$1" = -m ] && echo aarch64 || echo 6.12.47+rpt-rpi-v8\n' > "$chr/tmp/pi32/uname"
+printf '#!/bin/sh\necho armhf\n' > "$chr/tmp/pi32/dpkg"
+chmod 755 "$chr/tmp/pi32/uname" "$chr/tmp/pi32/dpkg"
+refused "32-bit Pi OS on a 64-bit kernel" "pi: 32-bit Raspberry Pi OS (armhf) on a 64-bit kernel (6.12.47+rpt-rpi-v8)" \
+	chroot "$chr" /usr/bin/env -i PATH=/tmp/pi32:/usr/sbin:/usr/bin:/sbin:/bin lps001wp-setup pi --address 0x5d --int1-gpio 5
+rm -r "$chr/tmp/pi32"
 mv "$chr/sys/firmware" "$chr/sys/firmware.off"
 refused "not a Raspberry Pi" "pi: not a Raspberry Pi" setup pi --address 0x5d --int1-gpio 5
 mv "$chr/sys/firmware.off" "$chr/sys/firmware"

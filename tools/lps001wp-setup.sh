@@ -257,6 +257,12 @@ cmd_pi() {
 	*"Raspberry Pi"*) ;;
 	*) die "pi: not a Raspberry Pi (device tree model: '${model:-none}'); on a PC use '$prog pc'; nothing changed" ;;
 	esac
+	# A Pi 4 or 5 boots a 64-bit kernel under 32-bit Pi OS too, and the
+	# armhf archive has no headers for it: DKMS builds no module there
+	[ -n "$R" ] || case "$(uname -m) $(dpkg --print-architecture 2>/dev/null)" in
+	"aarch64 armhf" | "aarch64 armel")
+		die "pi: 32-bit Raspberry Pi OS ($(dpkg --print-architecture)) on a 64-bit kernel ($(uname -r)): no module can be built for that kernel; install 64-bit Raspberry Pi OS; nothing changed" ;;
+	esac
 	boot=$(pi_bootdir)
 	[ -n "$boot" ] || die "pi: no config.txt in $R/boot/firmware or $R/boot; nothing changed"
 	config=$boot/config.txt
