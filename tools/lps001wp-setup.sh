@@ -33,7 +33,7 @@ client=lps001wp
 
 usage() {
 	cat <<EOF
-Usage: sudo $prog pi [--address 0x5c|0x5d] [--int1-gpio N | --no-int1]
+Usage: sudo $prog pi [--address 0x5c|0x5d] --int1-gpio N | --no-int1
        sudo $prog pc --adapter NAME [--address 0x5c|0x5d] [--allow-absent]
        sudo $prog status
        sudo $prog remove
@@ -53,10 +53,12 @@ it at every boot, and records what it wrote so that "remove" (or
            effect at the next boot.
              --address 0x5c|0x5d  the sensor's address: 0x5c with SDO to
                                   GND (default), 0x5d with SDO to VDD_IO
-             --int1-gpio N        the BCM GPIO INT1 is wired to (default 4,
+             --int1-gpio N        the BCM GPIO INT1 is wired to (GPIO 4 is
                                   header pin 7)
              --no-int1            INT1 is not wired (no data-ready trigger,
                                   no threshold events)
+                                  One of the two is required: an interrupt
+                                  on an unwired GPIO would float.
   pc       Without a device tree (a PC with a USB-I2C adapter): a udev
            rule creates the device whenever the adapter named NAME appears
            (bus numbers change between boots; names do not), and takes the
@@ -239,7 +241,7 @@ last_section() {
 }
 
 cmd_pi() {
-	addr=0x5c gpio=4 noirq=
+	addr=0x5c gpio='' noirq=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--address) [ $# -ge 2 ] || bad_usage "--address needs a value"; addr=$(check_address "$2"); shift ;;
@@ -251,6 +253,9 @@ cmd_pi() {
 		esac
 		shift
 	done
+	# no default GPIO: on one INT1 is not wired to, the interrupt would float
+	[ -n "$gpio$noirq" ] || bad_usage "pi: say where INT1 is: --int1-gpio N (its BCM GPIO; GPIO 4 is header pin 7), or --no-int1 if it is not wired"
+	[ -z "$gpio" ] || [ -z "$noirq" ] || bad_usage "pi: --int1-gpio and --no-int1 exclude each other"
 	need_root
 	model=$(pi_model)
 	case $model in
