@@ -23,6 +23,8 @@ DKMS_KVER=${1:-${DKMS_KVER:-}}
 DKMS_PACKAGES="dkms linux-headers-${DKMS_KVER:-amd64} build-essential git"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 name=lps001wp
 
 log() { echo "dkms.sh: $*" >&2; }
@@ -51,12 +53,11 @@ fi
 kver=${DKMS_KVER:-$(dpkg-query -W -f '${Depends}' linux-headers-amd64 |
 	sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')}
 [ -d "/lib/modules/$kver/build" ] || fail setup "no headers at /lib/modules/$kver/build"
-# the checks below, as many as check.sh's run_stage is told (as
-# hostlib.sh's plan); two versions get installed_ok's 4, or 5 where the
+# the checks below: two versions get installed_ok's 4, or 5 where the
 # kernel signs modules
 signs=0
 grep -qx 'CONFIG_MODULE_SIG=y' "/lib/modules/$kver/build/.config" 2>/dev/null && signs=1
-echo "# plan dkms $((17 + 2 * signs))"
+plan dkms $((17 + 2 * signs))
 
 # One DKMS round trip at a time on a machine: every run adds and removes the
 # same module/version in the one /var/lib/dkms (make check's stages for two

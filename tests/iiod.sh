@@ -18,6 +18,8 @@ set -uo pipefail
 
 kernel=$1 initrd=$2 out=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 # check.sh passes its own; this default covers a run by hand
 splat_re=${BENCH_SPLAT_RE:-'WARNING:|BUG:|KASAN|Oops|Call Trace:|Kernel panic|unreferenced object'}
 console=$out/iiod-console.log
@@ -48,7 +50,7 @@ check_eq() {
 }
 # the host's checks below (the guest half's have their own plan): a run
 # that stops early fails its plan too (check.sh)
-echo "# plan iiod 20"
+plan iiod 20
 qemu_alive() {
 	kill -0 "$qpid" 2>/dev/null
 }

@@ -16,6 +16,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 series=$1 kver=${2:-}
 # shellcheck source=tests/kvers.sh
 . "$root/tests/kvers.sh"
@@ -25,7 +27,7 @@ fail() {
 	exit 1
 }
 # five checks; one that fails ends the run (check.sh counts them)
-echo "# plan install 5"
+plan install 5
 
 [ -n "$kver" ] || kver=$(stock_kver "$series") || fail "headers installed" "see tests/deps.sh"
 work=$(mktemp -d /tmp/lps001wp-install.XXXXXX)

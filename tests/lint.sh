@@ -33,6 +33,8 @@ set -euo pipefail
 LINT_PACKAGES="linux-headers-amd64 build-essential bc perl sparse coccinelle ocaml-nox libpython3-dev codespell shellcheck yamllint dt-schema device-tree-compiler"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 exceptions=$root/tests/lint-exceptions
 all_gates="checkpatch sparse W=1 coccicheck codespell shellcheck binding overlay helpers"
@@ -45,7 +47,7 @@ log() { echo "lint: $*" >&2; }
 # gate that stops early, or a run that never reaches the gates, fails.
 # shellcheck disable=SC2086 # one word per gate
 set -- $gates
-echo "# plan lint $#"
+plan lint $#
 
 # ---------------------------------------------------------------- packages
 missing=()

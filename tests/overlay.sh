@@ -17,6 +17,8 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 src=${LPS001WP_OVERLAY:-$root/Documentation/devicetree/overlays/lps001wp-overlay.dts}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,7 +26,7 @@ failed=0
 # the checks below, counted (check.sh fails the stage on another number):
 # the compile, 6 parameter sets, 6 bus parameters, dt-validate, make, and
 # 3 mutants
-echo "# plan overlay 18"
+plan overlay 18
 
 GPIO=/soc/gpio@7e200000
 I2C1=/soc/i2c@7e804000

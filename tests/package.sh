@@ -27,6 +27,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/hostlib.sh
+. "$root/tests/hostlib.sh"
 build=$(mkdir -p "$1" && cd "$1" && pwd)
 # shellcheck source=tests/stock-lib.sh
 . "$root/tests/stock-lib.sh"
@@ -41,9 +43,9 @@ fail() {
 }
 
 readme_releases=(debian-12 debian-13)
-# this script's checks, one per README release among them, as check.sh's
-# run_stage is told (as hostlib.sh's plan; the boot is check.sh's)
-echo "# plan package $((33 + ${#readme_releases[@]}))"
+# this script's checks, one per README release among them (the boot is
+# check.sh's)
+plan package $((33 + ${#readme_releases[@]}))
 
 [ "$(id -u)" = 0 ] || fail setup "needs root (debootstrap, chroot)"
 # shellcheck source=/dev/null
@@ -415,7 +417,7 @@ printf '#!/bin/sh\n[ "$1" = -m ] && echo aarch64 || echo 6.12.47+rpt-rpi-v8\n' >
 printf '#!/bin/sh\necho armhf\n' > "$chr/tmp/pi32/dpkg"
 chmod 755 "$chr/tmp/pi32/uname" "$chr/tmp/pi32/dpkg"
 refused "32-bit Pi OS on a 64-bit kernel" "pi: 32-bit Raspberry Pi OS (armhf) on a 64-bit kernel (6.12.47+rpt-rpi-v8)" \
-	chroot "$chr" /usr/bin/env -i PATH=/tmp/pi32:/usr/sbin:/usr/bin:/sbin:/bin lps001wp-setup pi --address 0x5d --int1-gpio 5
+	in_chroot env PATH=/tmp/pi32:/usr/sbin:/usr/bin:/sbin:/bin lps001wp-setup pi --address 0x5d --int1-gpio 5
 rm -r "$chr/tmp/pi32"
 mv "$chr/sys/firmware" "$chr/sys/firmware.off"
 refused "not a Raspberry Pi" "pi: not a Raspberry Pi" setup pi --address 0x5d --int1-gpio 5
