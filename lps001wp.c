@@ -311,8 +311,8 @@ static int lps001wp_wait_sample(struct lps001wp_data *data, unsigned int want,
  * The recovery rule. Every start of conversions is a power-up, and every
  * power-up passes here: the whole configuration written from the cache,
  * the chip started, its first sample dropped, and only then INT1 armed. The
- * chip is cold (needs one) after probe, a runtime suspend, and any failed
- * transfer or missed sample; nothing else looks for lost registers.
+ * chip is cold (needs one) after probe, a runtime suspend, a failed write
+ * and a missed sample; nothing else looks for lost registers.
  */
 static int lps001wp_power_up(struct lps001wp_data *data)
 {
