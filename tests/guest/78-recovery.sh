@@ -164,10 +164,10 @@ echo $A > "$SIM"/delete_device
 # ---- 8: the smaller ones ----
 new_client irq=rising
 arm_rising 300
-echo "eio_at 1" > "$SIM"/5c/fault
+echo "eio 3" > "$SIM"/5c/fault
 echo $A > "$SIM"/delete_device
 echo clear > "$SIM"/5c/fault
-check_true "8: unbind whose first write fails still powers the chip down" powered_down
+check_true "8: unbind whose first three transfers fail still powers the chip down" powered_down
 new_client irq=rising
 write_errno "$D/in_pressure1_reference_raw" 70000 > /dev/null
 check_true "8: a reference out of u16 range: ERANGE, not EINVAL" \
