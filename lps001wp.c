@@ -45,11 +45,9 @@
 #define LPS001WP_TURN_ON_US		10000
 /* A data-ready wait gives up after this many of the slowest periods */
 #define LPS001WP_DRDY_TIMEOUT_PERIODS	3
-/* Bus attempts of one interrupt pass, spread over about a 12.5 Hz period */
-#define LPS001WP_IRQ_TRIES		8
-#define LPS001WP_IRQ_RETRY_US		10000
-/* Then a pass again this much later, until the bus answers */
-#define LPS001WP_RECHECK_MS			1000
+/* Recovery passes on a dead bus: doubling from the first, then one a minute */
+#define LPS001WP_RECOVER_FIRST_MS	10
+#define LPS001WP_RECOVER_MAX_MS		60000
 
 #define LPS001WP_EVENT(dir) IIO_UNMOD_EVENT_CODE(IIO_PRESSURE, 1, IIO_EV_TYPE_THRESH, dir)
 #define LPS001WP_EVENT_BIT(dir) ((dir) == IIO_EV_DIR_RISING ? LPS001WP_INT_PL : LPS001WP_INT_PH)
@@ -112,16 +110,22 @@ struct lps001wp_data {
 	int irq;
 	bool irq_active_low;
 	bool irq_open_drain;
-	/* The configuration, the flags deciding it, and reads that clear state */
+	/*
+	 * The configuration, the flags below, and the reads that clear state,
+	 * held across a power-up and a read's wait for a sample. Values the
+	 * regmap cache holds are read under regmap's own lock.
+	 */
 	struct mutex lock;
 	bool drdy_enabled;
+	bool streaming;			/* a buffer runs, on any trigger */
 	u8 events_enabled;		/* LPS001WP_INT_PL | LPS001WP_INT_PH */
-	bool discard_pending;		/* the outputs may predate the setup */
-	bool first_sample_pending;
-	bool regs_lost;			/* replay all at the next start or resume */
-	bool check_pending;		/* a read failed: were the registers lost? */
-	ktime_t powered_up;
-	struct delayed_work irq_recheck;
+	bool cold;			/* the next start must be a power-up */
+	bool outputs_stale;		/* no sample since the last power-up */
+	bool halted;			/* system sleep or unbind: no recovery */
+	bool irq_masked;		/* by a failed pass, until a power-up */
+	unsigned int recover_ms;
+	ktime_t sample_due;
+	struct delayed_work recover;
 	/* From the INT1 thread to the own trigger's handler, which it runs */
 	struct lps001wp_burst drdy_burst;
 	s64 drdy_timestamp;
@@ -162,7 +166,26 @@ static void lps001wp_timing(unsigned int dr, unsigned int *period_us, unsigned i
 		      (dr == LPS001WP_DR_11 ? *period_us : USEC_PER_SEC);
 }
 
-/* An update with rollback: the cache alone knows the rest of the register; caller locks */
+/*
+ * A transfer failed: the chip is cold. If it must work on its own (events
+ * on, a buffer running) or may be left converting (@idle_too), a start, so
+ * a power-up, comes later; INT1 stays masked until then, its pad maybe
+ * asserted. Caller locks.
+ */
+static void lps001wp_recover_later(struct lps001wp_data *data, bool idle_too)
+{
+	data->cold = true;
+	if (data->halted || !(idle_too || data->events_enabled || data->streaming))
+		return;
+	if (data->irq && !data->irq_masked) {
+		disable_irq_nosync(data->irq);
+		data->irq_masked = true;
+	}
+	if (queue_delayed_work(system_wq, &data->recover, msecs_to_jiffies(data->recover_ms)))
+		data->recover_ms = min(2 * data->recover_ms, LPS001WP_RECOVER_MAX_MS);
+}
+
+/* An update that a failed transfer leaves undone in the cache too; caller locks */
 static int lps001wp_update(struct lps001wp_data *data, unsigned int reg, unsigned int mask,
 			   unsigned int val, size_t len)
 {
@@ -171,32 +194,30 @@ static int lps001wp_update(struct lps001wp_data *data, unsigned int reg, unsigne
 
 	ret = regmap_bulk_read(data->regmap, reg, &old, len);
 	if (ret)
-		goto err;
+		return ret;
 	new = cpu_to_le16((le16_to_cpu(old) & ~mask) | (val & mask));
-	/* As regmap_update_bits(): no bit changed, no transfer. Whole registers always go out */
-	if (new == old && mask != GENMASK(8 * len - 1, 0))
+	if (new == old)
 		return 0;
 	ret = regmap_bulk_write(data->regmap, reg, &new, len);
 	if (ret) {
+		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
 		regcache_cache_only(data->regmap, true);
 		regmap_bulk_write(data->regmap, reg, &old, len);
 		regcache_cache_only(data->regmap, false);
-		data->regs_lost = true;
+		lps001wp_recover_later(data, false);
 	}
-err:
-	if (ret)
-		dev_err_ratelimited(data->dev, "write of 0x%02x failed: %d\n", reg, ret);
 	return ret;
 }
 
+/* A failed read changes nothing in the chip: a loss shows as a missed sample */
 static int lps001wp_read_burst(struct lps001wp_data *data, struct lps001wp_burst *burst)
 {
 	int ret = regmap_bulk_read(data->regmap, LPS001WP_REG_STATUS, burst, sizeof(*burst));
 
-	/* Maybe a supply dip: the next start checks */
-	data->check_pending |= ret;
 	if (ret)
 		dev_err_ratelimited(data->dev, "output read failed: %d\n", ret);
+	else if (burst->status & LPS001WP_STATUS_P_DA)
+		data->outputs_stale = false;
 	return ret;
 }
 
@@ -216,60 +237,125 @@ static int lps001wp_route(struct lps001wp_data *data)
 	return lps001wp_update(data, LPS001WP_REG_CTRL3, 0xff, lps001wp_ctrl3(data), 1);
 }
 
-/*
- * A supply loss resets INT_CFG (LIR set from probe on, spec §3.7) and PD: all
- * is written again, from a stopped chip. Checked at resume, after a failed read.
- */
-static int lps001wp_restore(struct lps001wp_data *data, bool check)
+/* INT1's sources and events as asked, a stale latch acknowledged first; caller locks */
+static int lps001wp_arm(struct lps001wp_data *data, u8 events, bool ack)
 {
-	unsigned int int_cfg, chip_int_cfg;
+	u8 old = data->events_enabled;
+	unsigned int dummy;
 	int ret = 0;
 
-	if (check && !data->regs_lost) {
-		ret = regmap_read(data->regmap, LPS001WP_REG_INT_CFG, &int_cfg);
-		regcache_cache_bypass(data->regmap, true);
-		ret = ret ?: regmap_read(data->regmap, LPS001WP_REG_INT_CFG, &chip_int_cfg);
-		regcache_cache_bypass(data->regmap, false);
-		if (ret)
-			return ret;
-		data->check_pending = false;
-		if (chip_int_cfg != int_cfg) {
-			dev_warn(data->dev, "registers lost (INT_CFG 0x%02x), restoring\n",
-				 chip_int_cfg);
-			data->regs_lost = true;
-			regcache_cache_only(data->regmap, true);
-			regmap_update_bits(data->regmap, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_PD, 0);
-			regcache_cache_only(data->regmap, false);
-		}
-	}
-	if (!data->regs_lost)
-		return 0;
-	regcache_mark_dirty(data->regmap);
-	ret = regcache_sync(data->regmap);
-	data->regs_lost = !!ret;
+	if (ack)
+		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+	ret = ret ?: lps001wp_update(data, LPS001WP_REG_INT_CFG, 0xff,
+				     LPS001WP_INT_CFG_LIR | events, 1);
+	if (ret)
+		return ret;
+	data->events_enabled = events;
+	ret = lps001wp_route(data);
+	if (ret)
+		data->events_enabled = old;
 	return ret;
 }
 
-/* Converting, with DELTA if asked; the caller holds a runtime PM reference */
-static int lps001wp_start(struct lps001wp_data *data, bool delta)
+static void lps001wp_push_events(struct iio_dev *indio_dev, unsigned int src, s64 timestamp)
 {
-	unsigned int ctrl1, bits = LPS001WP_CTRL1_PD | (delta ? LPS001WP_CTRL1_DIFF_EN : 0);
+	if (src & LPS001WP_INT_PL)
+		iio_push_event(indio_dev, LPS001WP_EVENT(IIO_EV_DIR_RISING), timestamp);
+	if (src & LPS001WP_INT_PH)
+		iio_push_event(indio_dev, LPS001WP_EVENT(IIO_EV_DIR_FALLING), timestamp);
+}
+
+/* One burst; 1 once every channel in @want has a new sample; caller locks */
+static int lps001wp_take_sample(struct lps001wp_data *data, unsigned int want,
+				struct lps001wp_burst *burst, unsigned int *seen)
+{
+	int ret = lps001wp_read_burst(data, burst);
+
+	if (ret)
+		return ret;
+	*seen |= burst->status & want;
+	return *seen == want;
+}
+
+/* A new sample of each channel in @want; a missed one makes the chip cold; caller locks */
+static int lps001wp_wait_sample(struct lps001wp_data *data, unsigned int want,
+				struct lps001wp_burst *burst)
+{
+	unsigned int ctrl1, period_us, timeout_us, seen = 0;
+	s64 wait_us;
+	int ret, done;
+
+	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+	if (ret)
+		return ret;
+	lps001wp_timing(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1), &period_us, &timeout_us);
+	/* A little late, so that one burst usually finds it */
+	wait_us = ktime_us_delta(data->sample_due, ktime_get());
+	if (wait_us > 0)
+		usleep_range(wait_us + period_us / 32, wait_us + period_us / 16);
+
+	ret = read_poll_timeout(lps001wp_take_sample, done, done, period_us / 4, timeout_us,
+				false, data, want, burst, &seen);
+	data->sample_due = ktime_add_us(ktime_get(), period_us);
+	if (done < 0)
+		return done;
+	if (ret) {
+		data->cold = true;
+		dev_err_ratelimited(data->dev, "no new sample within %u us (STATUS 0x%02x)\n",
+				    timeout_us, burst->status);
+	}
+	return ret;
+}
+
+/*
+ * The recovery rule. Every start of conversions is a power-up, and every
+ * power-up passes here: the whole configuration written from the cache,
+ * the chip started, its first sample dropped, and only then INT1 armed. The
+ * chip is cold (needs one) after probe, a runtime suspend, a failed write
+ * and a missed sample; nothing else looks for lost registers.
+ */
+static int lps001wp_power_up(struct lps001wp_data *data)
+{
+	struct lps001wp_burst burst;
+	u8 ref_ths_cfg[5] = { [4] = LPS001WP_INT_CFG_LIR }, ctrls[3] = { };
+	unsigned int ctrl1, period_us, timeout_us, src = 0;
 	int ret;
 
-	ret = lps001wp_restore(data, data->check_pending);
-	if (ret)
-		goto err;
+	data->cold = true;
 	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
-	if (ret || (ctrl1 & bits) == bits)
-		return ret;
-	ret = lps001wp_update(data, LPS001WP_REG_CTRL1, bits, bits, 1);
+	ret = ret ?: regmap_bulk_read(data->regmap, LPS001WP_REG_REF_P_L, ref_ths_cfg, 4);
+	lps001wp_timing(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1), &period_us, &timeout_us);
+	ret = ret ?: regmap_bulk_write(data->regmap, LPS001WP_REG_REF_P_L, ref_ths_cfg,
+				       sizeof(ref_ths_cfg));
+	/*
+	 * Started with DELTA, always: one running configuration. CTRL_REG2 back
+	 * to its reset value; INT1 idle, with its polarity, until the first
+	 * sample is past.
+	 */
+	ctrls[0] = ctrl1 | LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN;
+	ctrls[2] = lps001wp_ctrl3(data) & ~LPS001WP_CTRL3_INT1_CFG;
+	ret = ret ?: regmap_bulk_write(data->regmap, LPS001WP_REG_CTRL1, ctrls, sizeof(ctrls));
 	if (ret)
 		goto err;
-	/* What the outputs hold predates the power-up, or has no DELTA */
-	data->discard_pending = true;
-	if (!(ctrl1 & LPS001WP_CTRL1_PD)) {
-		data->powered_up = ktime_get();
-		data->first_sample_pending = !LPS001WP_ASSUME_FIRST_SAMPLE_VALID;
+	data->sample_due = ktime_add_us(ktime_get(), period_us);
+	if (!LPS001WP_ASSUME_FIRST_SAMPLE_VALID)
+		ret = lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA, &burst);
+	data->outputs_stale = true;
+	/* A latch from before (a failed INT1 pass left it) is reported, not dropped */
+	if (!ret && data->events_enabled)
+		ret = regmap_read(data->regmap, LPS001WP_REG_INT_SRC, &src);
+	ret = ret ?: lps001wp_arm(data, data->events_enabled, data->events_enabled);
+	if (ret)
+		goto err;
+	if (src & LPS001WP_INT_SRC_IA)
+		lps001wp_push_events(dev_get_drvdata(data->dev), src & data->events_enabled,
+				     iio_get_time_ns(dev_get_drvdata(data->dev)));
+	data->cold = false;
+	data->recover_ms = LPS001WP_RECOVER_FIRST_MS;
+	cancel_delayed_work(&data->recover);
+	if (data->irq_masked) {
+		data->irq_masked = false;
+		enable_irq(data->irq);
 	}
 	return 0;
 err:
@@ -277,20 +363,39 @@ err:
 	return ret;
 }
 
-/* Trusted data-ready bits: the first sample after power-up needs an overrun */
-static unsigned int lps001wp_valid_da(struct lps001wp_data *data,
-				      const struct lps001wp_burst *burst)
+static void lps001wp_pm_put(struct lps001wp_data *data)
 {
-	unsigned int da = burst->status & (LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA);
-	unsigned int or = FIELD_PREP(LPS001WP_STATUS_P_OR | LPS001WP_STATUS_T_OR, da);
+	pm_runtime_mark_last_busy(data->dev);
+	pm_runtime_put_autosuspend(data->dev);
+}
 
-	if (!da || !data->first_sample_pending)
-		return da;
-	data->first_sample_pending = false;
-	if ((burst->status & or) == or)
-		return da;
-	dev_dbg(data->dev, "first sample after power-up dropped\n");
-	return 0;
+/* Conversions running as configured; holds a runtime PM reference on success */
+static int lps001wp_get_started(struct lps001wp_data *data)
+{
+	int ret = pm_runtime_resume_and_get(data->dev);
+
+	if (ret)
+		return ret;
+	scoped_guard(mutex, &data->lock)
+		if (data->cold)
+			ret = lps001wp_power_up(data);
+	if (ret)
+		lps001wp_pm_put(data);
+	return ret;
+}
+
+/* A start, so a power-up, for a chip that must work on its own or was left unsure */
+static void lps001wp_recover(struct work_struct *work)
+{
+	struct lps001wp_data *data = container_of(work, struct lps001wp_data, recover.work);
+
+	if (!lps001wp_get_started(data)) {
+		lps001wp_pm_put(data);
+		return;
+	}
+	/* A failed power-down after it schedules its own */
+	guard(mutex)(&data->lock);
+	lps001wp_recover_later(data, false);
 }
 
 /* in_pressure1_raw is REF_P - P whichever way the chip subtracts */
@@ -303,106 +408,30 @@ static __le16 lps001wp_output(const struct lps001wp_burst *burst, unsigned int s
 	return raw;
 }
 
-/* One burst; 1 once every channel in @want has had a trusted sample */
-static int lps001wp_take_sample(struct lps001wp_data *data, unsigned int want,
-				struct lps001wp_burst *burst, unsigned int *seen)
-{
-	int ret;
-
-	guard(mutex)(&data->lock);
-	ret = lps001wp_read_burst(data, burst);
-	if (ret)
-		return ret;
-	*seen |= lps001wp_valid_da(data, burst) & want;
-	return *seen == want;
-}
-
-/* A sample of each channel in @want made with the present setup; locked per access */
-static int lps001wp_wait_sample(struct lps001wp_data *data, unsigned int want,
-				struct lps001wp_burst *burst)
-{
-	unsigned int ctrl1, period_us, timeout_us, seen = 0;
-	s64 wait_us = 0;
-	int ret, done;
-
-	scoped_guard(mutex, &data->lock) {
-		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
-		if (ret)
-			return ret;
-		lps001wp_timing(FIELD_GET(LPS001WP_CTRL1_DR, ctrl1), &period_us, &timeout_us);
-		if (data->discard_pending) {
-			ret = lps001wp_read_burst(data, burst);
-			if (ret)
-				return ret;
-			data->discard_pending = false;
-			wait_us = ktime_us_delta(ktime_add_us(data->powered_up, period_us),
-						 ktime_get());
-			if (data->first_sample_pending)
-				wait_us += period_us;
-		}
-	}
-	/* A little late, so that one burst usually finds it */
-	if (wait_us > 0)
-		usleep_range(wait_us + period_us / 32, wait_us + period_us / 16);
-
-	ret = read_poll_timeout(lps001wp_take_sample, done, done, period_us / 4, timeout_us,
-				false, data, want, burst, &seen);
-	if (done < 0)
-		return done;
-	if (ret)
-		dev_err_ratelimited(data->dev, "no new sample within %u us (STATUS 0x%02x)\n",
-				    timeout_us, burst->status);
-	return ret;
-}
-
-/* A failed resume sets runtime_error, which refuses every later one */
-static int lps001wp_pm_get(struct lps001wp_data *data)
-{
-	int ret = pm_runtime_resume_and_get(data->dev);
-
-	if (ret)
-		pm_runtime_set_suspended(data->dev);
-	return ret;
-}
-
-static void lps001wp_pm_put(struct lps001wp_data *data)
-{
-	pm_runtime_mark_last_busy(data->dev);
-	pm_runtime_put_autosuspend(data->dev);
-}
-
-/* Holds a runtime PM reference on success */
-static int lps001wp_get_started(struct lps001wp_data *data, bool delta)
-{
-	int ret = lps001wp_pm_get(data);
-
-	if (ret)
-		return ret;
-	scoped_guard(mutex, &data->lock)
-		ret = lps001wp_start(data, delta);
-	if (ret)
-		lps001wp_pm_put(data);
-	return ret;
-}
-
 static int lps001wp_read_raw(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 			     int *val, int *val2, long mask)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	struct lps001wp_burst burst;
-	unsigned int ctrl1;
+	unsigned int ctrl1, tries;
 	int ret;
 
 	switch (mask) {
 	case IIO_CHAN_INFO_RAW:
 		if (!iio_device_claim_direct(indio_dev))
 			return -EBUSY;
-		ret = lps001wp_get_started(data, chan->scan_index == LPS001WP_DELTA);
-		if (!ret) {
-			ret = lps001wp_wait_sample(data, chan->type == IIO_TEMP ?
-						   LPS001WP_STATUS_T_DA : LPS001WP_STATUS_P_DA,
-						   &burst);
+		/* A missed sample leaves the chip cold: the second try is a power-up */
+		for (tries = 2; tries--; ) {
+			ret = lps001wp_get_started(data);
+			if (ret)
+				break;
+			scoped_guard(mutex, &data->lock)
+				ret = lps001wp_wait_sample(data, chan->type == IIO_TEMP ?
+							   LPS001WP_STATUS_T_DA :
+							   LPS001WP_STATUS_P_DA, &burst);
 			lps001wp_pm_put(data);
+			if (ret != -ETIMEDOUT)
+				break;
 		}
 		iio_device_release_direct(indio_dev);
 		if (ret)
@@ -417,8 +446,7 @@ static int lps001wp_read_raw(struct iio_dev *indio_dev, const struct iio_chan_sp
 		*val2 = chan->type == IIO_TEMP ? 8 : 160;
 		return IIO_VAL_FRACTIONAL;
 	case IIO_CHAN_INFO_SAMP_FREQ:
-		scoped_guard(mutex, &data->lock)
-			ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
+		ret = regmap_read(data->regmap, LPS001WP_REG_CTRL1, &ctrl1);
 		if (ret)
 			return ret;
 		ctrl1 = FIELD_GET(LPS001WP_CTRL1_DR, ctrl1);
@@ -460,9 +488,13 @@ static int lps001wp_write_raw(struct iio_dev *indio_dev, const struct iio_chan_s
 
 	if (!iio_device_claim_direct(indio_dev))
 		return -EBUSY;
-	scoped_guard(mutex, &data->lock)
+	scoped_guard(mutex, &data->lock) {
 		ret = lps001wp_update(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_DR,
 				      FIELD_PREP(LPS001WP_CTRL1_DR, lps001wp_odr_dr[i]), 1);
+		/* A converting chip that lost the rest restarted half set up: a power-up */
+		if (!ret && !data->cold)
+			ret = lps001wp_power_up(data);
+	}
 	iio_device_release_direct(indio_dev);
 	return ret;
 }
@@ -477,14 +509,12 @@ static int lps001wp_read_label(struct iio_dev *indio_dev, const struct iio_chan_
 	return sysfs_emit(label, "%s\n", labels[chan->scan_index]);
 }
 
-/* REF_P or THS_P, from the cache */
+/* REF_P or THS_P, from the cache under regmap's lock: no wait behind a power-up */
 static int lps001wp_read_pair(struct lps001wp_data *data, unsigned int reg, int *val)
 {
 	__le16 raw = 0;
-	int ret;
+	int ret = regmap_bulk_read(data->regmap, reg, &raw, sizeof(raw));
 
-	scoped_guard(mutex, &data->lock)
-		ret = regmap_bulk_read(data->regmap, reg, &raw, sizeof(raw));
 	*val = le16_to_cpu(raw);
 	return ret;
 }
@@ -503,17 +533,25 @@ static ssize_t lps001wp_reference_write(struct iio_dev *indio_dev, uintptr_t pri
 					size_t len)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
+	struct lps001wp_burst burst;
 	u16 ref;
 	int ret;
 
-	if (kstrtou16(buf, 10, &ref))
-		return -EINVAL;
+	ret = kstrtou16(buf, 10, &ref);
+	if (ret)
+		return ret;
 
 	guard(mutex)(&data->lock);
 	ret = lps001wp_update(data, LPS001WP_REG_REF_P_L, U16_MAX, ref, 2);
-	/* A waiting sample's DELTA used the old reference */
-	data->discard_pending = true;
-	return ret ?: len;
+	if (ret)
+		return ret;
+	/* A waiting sample's DELTA used the old reference: read out, or a new start */
+	if (!data->cold) {
+		if (lps001wp_read_burst(data, &burst))
+			data->cold = true;
+		data->outputs_stale = true;
+	}
+	return len;
 }
 
 /* DELTA = REF_P - P: PL (DELTA > THS_P) is rising; one THS_P serves both */
@@ -564,25 +602,6 @@ static int lps001wp_read_event_config(struct iio_dev *indio_dev, const struct ii
 	return !!(data->events_enabled & LPS001WP_EVENT_BIT(dir));
 }
 
-static int lps001wp_apply_events(struct lps001wp_data *data, u8 enabled)
-{
-	u8 old = data->events_enabled;
-	unsigned int dummy;
-	int ret;
-
-	ret = lps001wp_update(data, LPS001WP_REG_INT_CFG, 0xff, LPS001WP_INT_CFG_LIR | enabled, 1);
-	/* A latch from before events were on would fire; one from while on is the thread's */
-	if (!ret && (!old || !enabled) && old != enabled)
-		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
-	if (ret)
-		return ret;
-	data->events_enabled = enabled;
-	ret = lps001wp_route(data);
-	if (ret)
-		data->events_enabled = old;
-	return ret;
-}
-
 /* Enabled events hold a runtime PM reference: they need the chip converting */
 static int lps001wp_write_event_config(struct iio_dev *indio_dev, const struct iio_chan_spec *chan,
 				       enum iio_event_type type, enum iio_event_direction dir,
@@ -590,27 +609,15 @@ static int lps001wp_write_event_config(struct iio_dev *indio_dev, const struct i
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	u8 bit = LPS001WP_EVENT_BIT(dir), old, cur;
-	struct lps001wp_burst burst;
-	bool first = false;
 	int ret;
 
-	ret = state ? lps001wp_get_started(data, true) : lps001wp_pm_get(data);
+	/* From cold, the power-up drops the first sample before anything is armed */
+	ret = lps001wp_get_started(data);
 	if (ret)
 		return ret;
-	/* The chip compares its first sample too, which may be garbage */
-	scoped_guard(mutex, &data->lock)
-		first = state && data->first_sample_pending;
-	if (first)
-		ret = lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA, &burst);
-
 	scoped_guard(mutex, &data->lock) {
 		old = data->events_enabled;
-		/* Applied even when unchanged, to re-sync after a bus error */
-		if (!ret) {
-			ret = lps001wp_apply_events(data, state ? old | bit : old & ~bit);
-			if (ret)
-				lps001wp_apply_events(data, old);
-		}
+		ret = lps001wp_arm(data, state ? old | bit : old & ~bit, !old && state);
 		cur = data->events_enabled;
 	}
 	if (!old && cur)
@@ -670,23 +677,45 @@ static const struct iio_info lps001wp_info = {
 	.debugfs_reg_access = lps001wp_debugfs_reg_access,
 };
 
-/* Every scan carries DELTA: no trigger may read a sample made without it */
 static int lps001wp_buffer_preenable(struct iio_dev *indio_dev)
 {
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	struct lps001wp_burst burst;
 	int ret;
 
-	ret = lps001wp_get_started(data, true);
+	ret = lps001wp_get_started(data);
 	if (ret)
 		return ret;
-	/* A sample a burst has read stays in the outputs */
+	/*
+	 * Scans start with a sample made after the start, and a chip that lost
+	 * its supply while held on is found here, not by a silent stream
+	 */
 	scoped_guard(mutex, &data->lock)
-		data->discard_pending = true;
-	ret = lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA, &burst);
+		ret = lps001wp_read_burst(data, &burst) ?:
+		      lps001wp_wait_sample(data, LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA,
+					   &burst);
 	if (ret)
 		lps001wp_pm_put(data);
 	return ret;
+}
+
+/* From here to the predisable, a resume starts the chip itself */
+static int lps001wp_buffer_postenable(struct iio_dev *indio_dev)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+
+	guard(mutex)(&data->lock);
+	data->streaming = true;
+	return 0;
+}
+
+static int lps001wp_buffer_predisable(struct iio_dev *indio_dev)
+{
+	struct lps001wp_data *data = iio_priv(indio_dev);
+
+	guard(mutex)(&data->lock);
+	data->streaming = false;
+	return 0;
 }
 
 static int lps001wp_buffer_postdisable(struct iio_dev *indio_dev)
@@ -697,6 +726,8 @@ static int lps001wp_buffer_postdisable(struct iio_dev *indio_dev)
 
 static const struct iio_buffer_setup_ops lps001wp_buffer_ops = {
 	.preenable = lps001wp_buffer_preenable,
+	.postenable = lps001wp_buffer_postenable,
+	.predisable = lps001wp_buffer_predisable,
 	.postdisable = lps001wp_buffer_postdisable,
 };
 
@@ -717,12 +748,9 @@ static irqreturn_t lps001wp_trigger_handler(int irq, void *p)
 		timestamp = pf->timestamp ?: iio_get_time_ns(indio_dev);
 		pf->timestamp = 0;
 		sample = &burst;
-		scoped_guard(mutex, &data->lock) {
-			valid = !lps001wp_read_burst(data, &burst);
-			/* After a resume under a running buffer */
-			if (valid && data->first_sample_pending)
-				valid = lps001wp_valid_da(data, &burst);
-		}
+		/* After a power-up the outputs hold the dropped sample until the next one */
+		scoped_guard(mutex, &data->lock)
+			valid = !lps001wp_read_burst(data, &burst) && !data->outputs_stale;
 	}
 
 	/* Packed here: the core's demux tables outlive an unbind on some kernels */
@@ -749,15 +777,12 @@ static int lps001wp_drdy_set_state(struct iio_trigger *trig, bool state)
 	/* DRDY must fall for the next sample to raise an edge */
 	if (!ret && state)
 		ret = lps001wp_read_burst(data, &burst);
-	if (ret && state) {
-		data->drdy_enabled = false;
-		lps001wp_route(data);
-		return ret;
-	}
-	/* Off cannot fail (the core keeps the poll function): the INT1 thread routes again */
-	if (ret)
-		schedule_delayed_work(&data->irq_recheck, msecs_to_jiffies(LPS001WP_RECHECK_MS));
-	return 0;
+	if (!ret)
+		return 0;
+	/* Off cannot fail (the core keeps the poll function): a power-up routes again */
+	data->drdy_enabled = false;
+	lps001wp_recover_later(data, true);
+	return state ? ret : 0;
 }
 
 static const struct iio_trigger_ops lps001wp_trigger_ops = {
@@ -774,140 +799,96 @@ static irqreturn_t lps001wp_irq_handler(int irq, void *private)
 	return IRQ_WAKE_THREAD;
 }
 
-/* Events are pushed once acknowledged; an errno means the pad may still be asserted */
-static int lps001wp_irq_pass(struct iio_dev *indio_dev, s64 timestamp, bool *handled, bool *sample)
-{
-	struct lps001wp_data *data = iio_priv(indio_dev);
-	unsigned int src = 0, status = LPS001WP_STATUS_P_OR, ctrl3, dummy;
-	int ret;
-
-	/* A routing change that failed (data-ready off) may leave DRDY on the pad */
-	ret = regmap_read(data->regmap, LPS001WP_REG_CTRL3, &ctrl3);
-	if (!ret && ctrl3 != lps001wp_ctrl3(data))
-		ret = lps001wp_route(data);
-	if (!ret && data->events_enabled) {
-		ret = regmap_read(data->regmap, LPS001WP_REG_INT_SRC, &src);
-		/* The first sample after power-up is compared too: no overrun with its latch */
-		if (!ret && src & LPS001WP_INT_SRC_IA && data->first_sample_pending)
-			ret = regmap_read(data->regmap, LPS001WP_REG_STATUS, &status);
-		if (!ret && src & LPS001WP_INT_SRC_IA)
-			ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
-	}
-	if (ret) {
-		dev_err_ratelimited(data->dev, "INT1 source read failed: %d\n", ret);
-		return ret;
-	}
-	if (src & LPS001WP_INT_SRC_IA) {
-		*handled = true;
-		/* The data-ready burst decides for the stream */
-		data->first_sample_pending &= data->drdy_enabled;
-		src &= status & LPS001WP_STATUS_P_OR ? data->events_enabled : 0;
-		if (src & LPS001WP_INT_PL)
-			iio_push_event(indio_dev, LPS001WP_EVENT(IIO_EV_DIR_RISING), timestamp);
-		if (src & LPS001WP_INT_PH)
-			iio_push_event(indio_dev, LPS001WP_EVENT(IIO_EV_DIR_FALLING), timestamp);
-	}
-	if (!data->drdy_enabled)
-		return 0;
-
-	/* Reading the sample lowers DRDY; the next one raises it again */
-	ret = lps001wp_read_burst(data, &data->drdy_burst);
-	if (ret)
-		return ret;
-	*handled |= data->drdy_burst.status & LPS001WP_STATUS_P_DA;
-	if (lps001wp_valid_da(data, &data->drdy_burst) & LPS001WP_STATUS_P_DA) {
-		data->drdy_timestamp = timestamp;
-		*sample = true;
-	}
-	return 0;
-}
-
-/* A pass again later: an edge line brings none while the pad stays asserted */
-static void lps001wp_irq_recheck(struct work_struct *work)
-{
-	struct lps001wp_data *data = container_of(work, struct lps001wp_data, irq_recheck.work);
-
-	irq_wake_thread(data->irq, dev_get_drvdata(data->dev));
-}
-
-/* A failed pass is retried until the bus answers; a level line's detector sees IRQ_NONE */
+/* Events are pushed once acknowledged; a failed pass may leave the pad asserted */
 static irqreturn_t lps001wp_irq_thread(int irq, void *private)
 {
 	struct iio_dev *indio_dev = private;
 	struct lps001wp_data *data = iio_priv(indio_dev);
 	s64 timestamp = atomic64_read(&data->irq_timestamp);
-	bool handled = false, sample;
-	unsigned int i;
-	int ret;
+	unsigned int src = 0, dummy;
+	bool sample = false;
+	int ret = 0;
 
-	for (i = 1; ; i++) {
-		sample = false;
-		scoped_guard(mutex, &data->lock)
-			ret = lps001wp_irq_pass(indio_dev, timestamp, &handled, &sample);
-		if (sample)
-			iio_trigger_poll_nested(data->trig);
-		if (!ret || i == LPS001WP_IRQ_TRIES)
-			break;
-		usleep_range(LPS001WP_IRQ_RETRY_US, LPS001WP_IRQ_RETRY_US * 5 / 4);
+	scoped_guard(mutex, &data->lock) {
+		if (data->events_enabled) {
+			ret = regmap_read(data->regmap, LPS001WP_REG_INT_SRC, &src);
+			if (!ret && src & LPS001WP_INT_SRC_IA)
+				ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
+		}
+		/* Reading the sample lowers DRDY; the next one raises it again */
+		if (!ret && data->drdy_enabled) {
+			ret = lps001wp_read_burst(data, &data->drdy_burst);
+			sample = !ret && data->drdy_burst.status & LPS001WP_STATUS_P_DA;
+		}
+		if (ret) {
+			dev_err_ratelimited(data->dev, "INT1 pass failed: %d\n", ret);
+			lps001wp_recover_later(data, false);
+			return IRQ_HANDLED;
+		}
+		src &= data->events_enabled;
 	}
-	if (ret)
-		schedule_delayed_work(&data->irq_recheck, msecs_to_jiffies(LPS001WP_RECHECK_MS));
-	return handled ? IRQ_HANDLED : IRQ_NONE;
+	lps001wp_push_events(indio_dev, src, timestamp);
+	if (sample) {
+		data->drdy_timestamp = timestamp;
+		iio_trigger_poll_nested(data->trig);
+	}
+	return src || sample ? IRQ_HANDLED : IRQ_NONE;
 }
 
+/* Never fails: a sensor does not keep the machine awake */
 static int lps001wp_runtime_suspend(struct device *dev)
 {
 	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
 	int ret;
 
 	guard(mutex)(&data->lock);
-	ret = lps001wp_update(data, LPS001WP_REG_CTRL1, LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN,
-			      0, 1);
+	data->cold = true;
+	ret = regmap_update_bits(data->regmap, LPS001WP_REG_CTRL1,
+				 LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN, 0);
 	if (ret) {
 		dev_err_ratelimited(dev, "power down failed: %d\n", ret);
-		/* Keeps runtime PM usable; an autosuspend retries once last_busy moved */
-		pm_runtime_mark_last_busy(dev);
-		return -EAGAIN;
+		lps001wp_recover_later(data, true);
 	}
 	return 0;
 }
 
-/* Conversions start with the first user, or here for a running buffer or events */
+/* A running buffer or events need the chip at once; any other user starts it */
 static int lps001wp_runtime_resume(struct device *dev)
 {
-	struct iio_dev *indio_dev = dev_get_drvdata(dev);
-	struct lps001wp_data *data = iio_priv(indio_dev);
-	struct lps001wp_burst burst;
-	int ret;
+	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
 
 	guard(mutex)(&data->lock);
-	ret = lps001wp_restore(data, true);
-	/* Data-ready bits (and DRDY, whose edge would not come) predating the sleep */
-	if (!ret && (iio_buffer_enabled(indio_dev) || data->events_enabled))
-		ret = lps001wp_start(data, true) ?: lps001wp_read_burst(data, &burst);
-	if (ret) {
-		/* Replay all at the next try, also what this one wrote */
-		data->regs_lost = true;
-		dev_err_ratelimited(dev, "power up failed: %d\n", ret);
-	}
-	return ret;
+	if ((data->streaming || data->events_enabled) && lps001wp_power_up(data))
+		lps001wp_recover_later(data, false);
+	return 0;
 }
 
-/* Supplies may drop in system sleep, partly or whole */
+/* Supplies may drop in system sleep: the chip is cold after it, recovery waits */
 static int lps001wp_suspend(struct device *dev)
 {
 	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
-	int ret = pm_runtime_force_suspend(dev);
 
-	if (ret)
-		return ret;
-	guard(mutex)(&data->lock);
-	data->regs_lost = true;
-	return 0;
+	scoped_guard(mutex, &data->lock)
+		data->halted = true;
+	cancel_delayed_work_sync(&data->recover);
+	return pm_runtime_force_suspend(dev);
+}
+
+static int lps001wp_resume(struct device *dev)
+{
+	struct lps001wp_data *data = iio_priv(dev_get_drvdata(dev));
+
+	scoped_guard(mutex, &data->lock) {
+		data->halted = false;
+		/* A recovery that the suspend cancelled */
+		if (data->irq_masked)
+			queue_delayed_work(system_wq, &data->recover, 0);
+	}
+	return pm_runtime_force_resume(dev);
 }
 
 static const struct dev_pm_ops lps001wp_pm_ops = {
-	SYSTEM_SLEEP_PM_OPS(lps001wp_suspend, pm_runtime_force_resume)
+	SYSTEM_SLEEP_PM_OPS(lps001wp_suspend, lps001wp_resume)
 	RUNTIME_PM_OPS(lps001wp_runtime_suspend, lps001wp_runtime_resume, NULL)
 };
 
@@ -993,8 +974,9 @@ static int lps001wp_setup_irq(struct iio_dev *indio_dev)
 }
 
 /*
- * After unregistration (which leaves events enabled), before the IRQ is freed:
- * events' PM reference back, no pad asserted, the chip stopped even if PM is held.
+ * After unregistration (which leaves events enabled), before the IRQ is freed
+ * and the supplies go off: no recovery, events' PM reference back, no pad
+ * asserted, the chip stopped even if PM is held.
  */
 static void lps001wp_disarm(void *arg)
 {
@@ -1002,19 +984,21 @@ static void lps001wp_disarm(void *arg)
 	unsigned int dummy;
 	int ret;
 
+	scoped_guard(mutex, &data->lock)
+		data->halted = true;
+	cancel_delayed_work_sync(&data->recover);
+
 	guard(mutex)(&data->lock);
 	if (data->events_enabled)
 		pm_runtime_put_noidle(data->dev);
 	data->drdy_enabled = false;
 	data->events_enabled = 0;
-	ret = lps001wp_update(data, LPS001WP_REG_INT_CFG, 0xff, 0, 1);
-	if (!ret)
-		ret = lps001wp_route(data);
-	if (!ret)
-		ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy);
-	if (!ret)
-		ret = lps001wp_update(data, LPS001WP_REG_CTRL1,
-				      LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN, 0, 1);
+	/* Each step whatever the others did */
+	ret = regmap_write(data->regmap, LPS001WP_REG_INT_CFG, 0);
+	ret = regmap_write(data->regmap, LPS001WP_REG_CTRL3, lps001wp_ctrl3(data)) ?: ret;
+	ret = regmap_read(data->regmap, LPS001WP_REG_INT_ACK, &dummy) ?: ret;
+	ret = regmap_update_bits(data->regmap, LPS001WP_REG_CTRL1,
+				 LPS001WP_CTRL1_PD | LPS001WP_CTRL1_DIFF_EN, 0) ?: ret;
 	if (ret)
 		dev_warn(data->dev, "chip not disarmed: %d\n", ret);
 }
@@ -1038,7 +1022,9 @@ static int lps001wp_probe(struct i2c_client *client)
 	ret = devm_mutex_init(dev, &data->lock);
 	if (ret)
 		return ret;
-	ret = devm_delayed_work_autocancel(dev, &data->irq_recheck, lps001wp_irq_recheck);
+	data->cold = true;
+	data->recover_ms = LPS001WP_RECOVER_FIRST_MS;
+	ret = devm_delayed_work_autocancel(dev, &data->recover, lps001wp_recover);
 	if (ret)
 		return ret;
 

@@ -9,7 +9,7 @@
 # the KTAP header of the code under test: a case that goes missing, or one
 # added without this list, fails (tests/kunit/lps001wp_kunit.c,
 # tests/sim/lps001wp_sim_test_*.c).
-KUNIT_SUITES="lps001wp:7 lps001wp_sim_glue:9 lps001wp_sim_model:31"
+KUNIT_SUITES="lps001wp:6 lps001wp_sim_glue:9 lps001wp_sim_model:31"
 
 # the plan: the two modprobes, the list of suites, and per suite its case
 # count, each case and the suite's own result

@@ -50,7 +50,7 @@ echo "0x32 0x00" > "$DBG"
 # ---- unbind within the autosuspend delay powers the chip down ----
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
-check_eq "a read powered the chip up" 0x74 "$(regval 5c 0x20)"
+check_eq "a read powered the chip up (PD, with DIFF_EN)" 0x7c "$(regval 5c 0x20)"
 echo "$DEV" > $DRV/unbind
 check_false "unbound: IIO device gone" iio_dev lps001wp
 check_eq "unbind while active leaves PD=0" 0 $(( $(regval 5c 0x20) & 0x40 ))

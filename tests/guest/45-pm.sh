@@ -84,7 +84,7 @@ supply_loss
 hold_on
 cat "$D/in_pressure_raw" > /dev/null
 check_eq "resume restored REF_P" "0xd2 0x04" "$(regval 5c 0x30) $(regval 5c 0x31)"
-check_eq "resume restored CTRL_REG1 (BDU, DR=11, PD)" 0x74 "$(regval 5c 0x20)"
+check_eq "resume restored CTRL_REG1 (BDU, DR=11, PD, DIFF_EN)" 0x7c "$(regval 5c 0x20)"
 let_go
 check_true "down again after the resume" wait_for 4 powered_down
 

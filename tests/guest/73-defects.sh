@@ -2,7 +2,7 @@
 # The defects of a maintainer's reading (issue 33, a to i): one block each,
 # named by its letter. Each check failed on the driver before its fix.
 
-plan 20
+plan 19
 A=0x5c
 load_modules
 E=
@@ -12,6 +12,10 @@ REL=/sys/power/pm_test
 suspended() {
 	read -r s_st < "$PWR/runtime_status" && [ "$s_st" = suspended ]
 }
+# idle: suspended with the chip powered down
+idle() {
+	suspended && powered_down
+}
 # unhandled: the INT1 line's count of interrupts no handler claimed
 unhandled() {
 	for u_d in /proc/irq/*; do
@@ -20,11 +24,6 @@ unhandled() {
 		return 0
 	done
 	echo none
-}
-# unhandled_reached N: that count is at N or more
-unhandled_reached() {
-	ur_n=$(unhandled)
-	[ "$ur_n" != none ] && [ "$ur_n" -ge "$1" ]
 }
 # the configuration a supply loss resets: DELTA with reference 1234, REF_P,
 # THS_P (300) and INT_CFG (LIR)
@@ -47,15 +46,13 @@ check_true "a: stream stopped after the supply loss: suspended" wait_for 4 suspe
 hold_on
 check_eq "a: next read: DELTA, REF_P, THS_P, INT_CFG restored" "$CONFIGURED" "$(configured)"
 let_go
-check_eq "a: and the log says so once" 1 "$(dmesg | grep -c 'registers lost')"
 echo $A > "$SIM"/delete_device
 
 # ---- f: registers lost after faults in a read, its resume or suspend ----
 new_client irq=rising
 echo 1234 > "$D/in_pressure1_reference_raw"
 echo 300 > "$D/events/in_pressure1_thresh_either_value"
-# The loss comes at once after a read that failed (a loss that no fault and
-# no suspend announces is seen at the next resume: a), or once suspended.
+# The loss comes at once after a read that failed, or once suspended.
 bad=
 failed=0
 for f in "eio_every 2" "eio_every 3" "eio_every 4" "eio_every 5" "nak_every 3"; do
@@ -68,9 +65,13 @@ for f in "eio_every 2" "eio_every 3" "eio_every 4" "eio_every 5" "nak_every 3"; 
 		esac
 		[ "$when" = now ] || wait_for 3 suspended
 		echo clear > "$SIM"/5c/fault
-		[ "$when" = now ] || wait_for 4 suspended
+		# suspended and powered down: a failed power-down's recovery is over
+		[ "$when" = now ] || wait_for 4 idle
 		supply_loss
-		got=$(configured)
+		# a loss while the chip runs is found by a missed sample: the
+		# first read is right or an error, the second right (issue 41)
+		first=$(read_errno "$D/in_pressure1_raw")
+		case $first in -14978 | ERR:*) got=$(configured) ;; *) got="first read $first" ;; esac
 		[ "$got" = "$CONFIGURED" ] || bad="$bad [$f, loss $when: $got]"
 	done
 done
@@ -84,12 +85,10 @@ new_client irq=rising
 arm_rising 100
 listen b 6000
 echo 0 > "$SIM"/5c/counters
-# Each transfer takes 100 ms: the latch comes while the enable holds the lock
+# Each transfer takes 100 ms: the latch comes while the enable runs
 echo "delay_us 100000" > "$SIM"/5c/fault
 echo 1 > "$E/in_pressure1_thresh_rising_en" &
 en=$!
-i=0
-while ! counter_reached 5c transfers 1 && [ $i -lt 30000 ]; do i=$((i + 1)); done
 echo "0x35 0x06" > "$SIM"/5c/regs
 wait $en
 echo clear > "$SIM"/5c/fault
@@ -105,7 +104,7 @@ listen g 12000 2
 dmesg -c > /dev/null
 echo "eio_every 2" > "$SIM"/5c/fault
 echo "const 16012 1600" > "$SIM"/5c/stimulus
-check_true "g: the thread's reads fail" wait_for 4 sh -c "dmesg | grep -q 'INT1 source read failed'"
+check_true "g: the thread's reads fail" wait_for 4 sh -c "dmesg | grep -q 'INT1 pass failed'"
 nap 1	# the faults last a second: no state to wait for
 echo clear > "$SIM"/5c/fault
 check_true "g: the crossing made under faults is reported once they stop" \
@@ -168,14 +167,20 @@ check_eq "i: 4 scans after the resume, no unhandled interrupt" "4 $before" "$n $
 echo $A > "$SIM"/delete_device
 echo default > "$SIM"/5c/variant
 
-# ---- h: a dead bus on a level line: the passes say IRQ_NONE ----
+# ---- h: a dead bus on a level line: masked until a power-up, no storm ----
 echo irq=level > "$SIM"/5c/variant
 new_client irq=rising
 arm_rising 100
 before=$(unhandled)
 echo "eio_every 1" > "$SIM"/5c/fault
+echo 0 > "$SIM"/5c/counters
 echo "0x35 0x06" > "$SIM"/5c/regs
-check_true "h: failed passes are counted unhandled" wait_for 5 unhandled_reached $((before + 3))
+wait_for 4 fault_fired 5c
+nap 2	# what is measured is the transfers of two seconds on a dead bus
+t=$(counter 5c transfers)
+note "$t transfers in 2 s, unhandled $before then $(unhandled)"
+check_true "h: the asserted level line storms no pass: at most 12 transfers in 2 s, none unhandled" \
+	test "$t" -le 12 -a "$(unhandled)" = "$before"
 listen h 5000
 echo clear > "$SIM"/5c/fault
 wait "$LISTENER"

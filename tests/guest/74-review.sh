@@ -165,9 +165,9 @@ dmesg -c > /dev/null
 supply_loss
 hold_on
 delta=$(cat "$D/in_pressure1_raw")
-check_eq "5: after a supply loss: DELTA, REF_P, THS_P, INT_CFG restored; one log line" \
-	"-14978 0xd2 0x04 0x2c 0x01 0x04 1" \
-	"$delta $(regval 5c 0x30) $(regval 5c 0x31) $(regval 5c 0x32) $(regval 5c 0x33) $(regval 5c 0x34) $(dmesg | grep -c 'registers lost')"
+check_eq "5: after a supply loss: DELTA, REF_P, THS_P, INT_CFG restored" \
+	"-14978 0xd2 0x04 0x2c 0x01 0x04" \
+	"$delta $(regval 5c 0x30) $(regval 5c 0x31) $(regval 5c 0x32) $(regval 5c 0x33) $(regval 5c 0x34)"
 let_go
 echo $A > "$SIM"/delete_device
 

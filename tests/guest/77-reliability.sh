@@ -65,7 +65,8 @@ try() {
 }
 # Not numbers, or numbers out of range, for the integer attributes
 NUMS='"" - + . -. +. "--1" "+-1" 1- 1+ "1 2" " 1" "1\t" 1x x1 abc 0x10 1e3 1.5 1,5 1..0 nan inf 65536 -1 99999999999999999999 4294967296 4294967396 -4294967296'
-eval "try \"$D/in_pressure1_reference_raw\" EINVAL \"$D/in_pressure1_reference_raw regs\" $NUMS"
+# The reference is parsed by the driver (kstrtou16): ERANGE out of range
+eval "try \"$D/in_pressure1_reference_raw\" \"EINVAL|ERANGE\" \"$D/in_pressure1_reference_raw regs\" $NUMS"
 # The threshold goes through the IIO core's parser, which takes "", "-",
 # "+" and "." as 0 and wraps at 32 bits (README): not tried
 EV='"--1" "+-1" 1- 1+ "1 2" " 1" "1\t" 1x x1 abc 0x10 1e3 1.5 1,5 1..0 nan inf 65536 -1 -0.5 -65536'
@@ -129,12 +130,14 @@ stream() {
 	echo "counter 1000 0" > "$SIM"/5c/stimulus
 	enable_scan pressure temp
 	echo 1 > "$D/buffer/enable"
-	# each pattern until it has failed 5 transfers (every one of "eio 5")
+	# each pattern until it has failed 5 transfers (every one of "eio 5"),
+	# then the stream back (a scan) before the next
 	missed=
 	for f in "eio_every 2" "nak_every 3" "eio 5"; do
 		echo "$f" > "$SIM"/5c/fault
 		wait_for 10 fault_fired 5c 5 || missed="$missed '$f'"
 		echo clear > "$SIM"/5c/fault
+		scans 1 4 > /dev/null
 	done
 	s=$(scans 20 4)
 	torn=$(echo "$s" | awk '$1 - $2 != 1000 { n++ } END { print n + 0 }')
@@ -184,14 +187,13 @@ echo "const 16212 1600" > "$SIM"/5c/stimulus
 echo 0 > "$E/in_pressure1_thresh_rising_en"
 
 # ---- bus faults across system suspend/resume ----
-# Runtime PM held on (control "on" holds a usage count): the suspend has a
-# power-down to make and the resume, which the PM core otherwise leaves to
-# the next user, writes every register back, so each pattern has
-# transfers to hit. A refused suspend (its power-down failed) is allowed,
-# all three refused is not: then no resume was tried.
+# Events on: the suspend has a power-down to make and the resume a
+# power-up (without a buffer or events it leaves that to the next user), so
+# each pattern has transfers to hit. A refused suspend is allowed, all
+# three refused is not: then no resume was tried.
 echo devices > /sys/power/pm_test
 sfail=0 went=0 nohit=
-echo on > "$PWR/control"
+echo 1 > "$E/in_pressure1_thresh_rising_en"
 for f in "eio_every 2" "eio 1" "nak_every 3"; do
 	cat "$D/in_pressure_raw" > /dev/null
 	echo "$f" > "$SIM"/5c/fault
@@ -199,7 +201,7 @@ for f in "eio_every 2" "eio 1" "nak_every 3"; do
 	fault_fired 5c || nohit="$nohit '$f'"
 	echo clear > "$SIM"/5c/fault
 done
-echo auto > "$PWR/control"
+echo 0 > "$E/in_pressure1_thresh_rising_en"
 echo none > /sys/power/pm_test
 note "$sfail refused, $went went through;${nohit:+ never fired:$nohit}"
 check_true "3 suspend/resume cycles under faults: each fault hit, not every suspend refused" \

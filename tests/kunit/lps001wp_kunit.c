@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the LPS001WP driver's pure logic: the rate table and
- * timing, DELTA's sign, the first sample, event direction and pad routing,
+ * timing, DELTA's sign, event direction and pad routing,
  * and the regmap access rules. Included at the end of lps001wp.c when the bench builds
  * with LPS001WP_KUNIT=1, so it can reach the driver's static functions; it
  * runs when the module loads.
@@ -59,39 +59,6 @@ static void lps001wp_test_delta_sign(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(lps001wp_output(&burst,
 							  LPS001WP_PRESSURE)),
 			16212);
-}
-
-/* The first sample after power-up: dropped unless an overrun vouches */
-static void lps001wp_test_first_sample(struct kunit *test)
-{
-	struct lps001wp_data *data;
-	struct lps001wp_burst burst = { };
-	const unsigned int both = LPS001WP_STATUS_P_DA | LPS001WP_STATUS_T_DA;
-
-	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, data);
-
-	/* not pending: what STATUS says */
-	burst.status = both;
-	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), both);
-
-	/* pending, nothing new: still pending */
-	data->first_sample_pending = true;
-	burst.status = 0;
-	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), 0);
-	KUNIT_EXPECT_TRUE(test, data->first_sample_pending);
-
-	/* pending, one sample: it is the first, dropped */
-	burst.status = both;
-	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), 0);
-	KUNIT_EXPECT_FALSE(test, data->first_sample_pending);
-	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), both);
-
-	/* pending, overrun: at least the second, taken */
-	data->first_sample_pending = true;
-	burst.status = both | LPS001WP_STATUS_P_OR | LPS001WP_STATUS_T_OR;
-	KUNIT_EXPECT_EQ(test, lps001wp_valid_da(data, &burst), both);
-	KUNIT_EXPECT_FALSE(test, data->first_sample_pending);
 }
 
 /* DELTA = REF - P: PL (REF - P > THS) is rising, PH is falling */
@@ -199,7 +166,6 @@ static void lps001wp_test_scan_layout(struct kunit *test)
 static struct kunit_case lps001wp_test_cases[] = {
 	KUNIT_CASE(lps001wp_test_odr),
 	KUNIT_CASE(lps001wp_test_delta_sign),
-	KUNIT_CASE(lps001wp_test_first_sample),
 	KUNIT_CASE(lps001wp_test_event_direction),
 	KUNIT_CASE(lps001wp_test_ctrl3),
 	KUNIT_CASE(lps001wp_test_register_access),
