@@ -6,7 +6,7 @@
 # meets a first sample, with the chip's first sample garbage (P 0x0000,
 # T 0x8000: DELTA = REF_P, far over any threshold used here).
 
-plan 30
+plan 31
 A=0x5c
 load_modules
 REL=/sys/power/pm_test
@@ -133,11 +133,13 @@ echo $A > "$SIM"/delete_device
 echo default > "$SIM"/5c/variant
 
 # ---- 6: a failed data-ready enable leaves INT1 to the events ----
+# DRDY routed, then the burst that lowers it and the routing back both fail
 new_client irq=rising
 arm_rising 300
 enable_scan pressure
-echo "eio_every 2" > "$SIM"/5c/fault
+echo "eio_after 0x22 2" > "$SIM"/5c/fault
 echo 1 > "$D/buffer/enable" 2> /dev/null
+check_true "6: the data-ready routing went through, then two transfers failed" wait_for 2 fault_fired 5c 2
 echo 0 > "$D/buffer/enable" 2> /dev/null
 echo clear > "$SIM"/5c/fault
 check_true "6: INT1 routed to the threshold again (CTRL_REG3 0x03)" wait_for 4 reg_is 5c 0x22 0x03

@@ -92,6 +92,8 @@ struct lps_sim_chip {
 	int fault_whoami;		/* -1: no override */
 	bool fault_stuck_status;
 	unsigned int fault_eio_at;	/* countdown to one failing transfer */
+	int fault_after_reg;		/* eio_after: armed by a write to it, -1: off */
+	unsigned int fault_after_n;	/* then this many transfers fail (eio) */
 	unsigned int fault_turn_on_ms;	/* for the next new_device's vdd */
 	ktime_t turn_on_until;		/* NAKs everything before this */
 	unsigned int fault_delay_us;	/* read locklessly by lps_sim_xfer */

@@ -435,6 +435,8 @@ void lps_sim_fault_clear(struct lps_sim_chip *c)
 	c->fault_whoami = -1;
 	c->fault_stuck_status = false;
 	c->fault_eio_at = 0;
+	c->fault_after_reg = -1;
+	c->fault_after_n = 0;
 	c->fault_turn_on_ms = 0;
 	c->turn_on_until = 0;
 	WRITE_ONCE(c->fault_delay_us, 0);
@@ -455,6 +457,10 @@ static int lps_sim_fault_show(struct seq_file *sf, void *v)
 		seq_puts(sf, "whoami off\n");
 	seq_printf(sf, "stuck_status %d\n", c->fault_stuck_status);
 	seq_printf(sf, "eio_at %u\n", c->fault_eio_at);
+	if (c->fault_after_reg >= 0)
+		seq_printf(sf, "eio_after 0x%02x %u\n", c->fault_after_reg, c->fault_after_n);
+	else
+		seq_puts(sf, "eio_after off\n");
 	seq_printf(sf, "turn_on_ms %u\n", c->fault_turn_on_ms);
 	seq_printf(sf, "delay_us %u\n", c->fault_delay_us);
 	seq_printf(sf, "fired %llu\n", c->fault_fired);
@@ -472,7 +478,7 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 	struct lps_sim_chip *c = lps_sim_file_chip(file);
 	char buf[LPS_SIM_CMD_MAX], *s = buf, *cmd;
 	unsigned int *target = NULL;
-	s32 val = 0;
+	s32 val = 0, n = 0;
 	ssize_t ret;
 
 	ret = lps_sim_get_cmd(ubuf, count, buf);
@@ -497,6 +503,9 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 
 	if (!strcmp(cmd, "delay_us")) {
 		if (lps_sim_s32(&s, 0, 100000, &val))
+			return -EINVAL;
+	} else if (!strcmp(cmd, "eio_after")) {
+		if (lps_sim_s32(&s, 0, 0x7f, &val) || lps_sim_s32(&s, 1, S32_MAX, &n))
 			return -EINVAL;
 	} else if (target || !strcmp(cmd, "whoami")) {
 		if (lps_sim_s32(&s, 0, target ? S32_MAX : 0xff, &val))
@@ -524,6 +533,9 @@ static ssize_t lps_sim_fault_write(struct file *file, const char __user *ubuf,
 		c->fault_stuck_status = true;
 	} else if (!strcmp(cmd, "delay_us")) {
 		WRITE_ONCE(c->fault_delay_us, val);
+	} else if (!strcmp(cmd, "eio_after")) {
+		c->fault_after_reg = val;
+		c->fault_after_n = n;
 	} else {
 		lps_sim_fault_clear(c);
 	}

@@ -209,6 +209,15 @@ static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
 	for (i = 0; i < num; i++)
 		lps_sim_msg(lps_sim_chip_at(sim, msgs[i].addr, msgs[i].flags),
 			    &msgs[i]);
+	/* eio_after: a write to its register that went through arms "eio N" */
+	for_each_set_bit(idx, &used, LPS_SIM_NUM_CHIPS) {
+		c = &sim->chip[idx];
+		if (c->fault_after_reg >= 0 && !(msgs[0].flags & I2C_M_RD) && msgs[0].len &&
+		    (msgs[0].buf[0] & 0x7f) == c->fault_after_reg) {
+			c->fault_eio = c->fault_after_n;
+			c->fault_after_reg = -1;
+		}
+	}
 	for_each_set_bit(idx, &used, LPS_SIM_NUM_CHIPS)
 		lps_sim_sync(&sim->chip[idx]);
 	ret = num;
@@ -267,6 +276,7 @@ static void lps_sim_chip_init(struct lps_sim *sim, unsigned int i)
 	spin_lock_init(&c->lock);
 	lps_model_init(&c->model);
 	c->fault_whoami = -1;
+	c->fault_after_reg = -1;
 	c->fault_fired_reg = -1;
 	hrtimer_setup(&c->timer, lps_sim_sample_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	hrtimer_setup(&c->boot_timer, lps_sim_boot_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
