@@ -89,9 +89,9 @@ for dr in "0x70 80" "0x50 143"; do
 	set -- $dr
 	echo 0 > "$SIM"/5c/counters
 	run_for "$1" 8
-	c=$(cat "$SIM"/5c/counters)
-	n=$(echo "$c" | awk '$1 == "samples" { print $2 }')
-	ms=$(echo "$c" | awk '$1 == "powered_ms" { print $2 }')
+	counters_snapshot 5c
+	n=$(counter_in samples)
+	ms=$(counter_in powered_ms)
 	d=$(abs $(( n - ms / $2 )))
 	note "$n samples in $ms ms powered"
 	check_true "CTRL_REG1=$1: samples match the powered time at $2 ms a period" test "$d" -le 2 -a "$n" -ge 5

@@ -56,9 +56,9 @@ echo 1 > "$D/buffer/enable"
 echo 0 > "$SIM"/5c/counters
 wait_for 5 counter_reached 5c read_0x27 8
 # one snapshot; a burst may still land between its two lines
-c=$(cat "$SIM/5c/counters")
-tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
-by=$(echo "$c" | awk '$1 == "bytes" { print $2 }')
+counters_snapshot 5c
+tr=$(counter_in transfers)
+by=$(counter_in bytes)
 note "$tr transfers, $by bytes"
 check_true "streaming: only whole bursts" \
 	test "$tr" -gt 0 -a $((by % 8)) = 0 -a $((by / 8 - tr)) -ge 0 \

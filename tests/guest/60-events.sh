@@ -87,9 +87,9 @@ check_eq "own trigger + events: DRDY on INT1" 0x04 "$(regval 5c 0x22)"
 echo 0 > "$SIM"/5c/counters
 scans 10 2 > /dev/null
 # each of them (counted from the reset: a scan read may predate it)
-c=$(cat "$SIM"/5c/counters)
-irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
-srcs=$(echo "$c" | awk '$1 == "read_0x35" { print $2 + 0 }')
+counters_snapshot 5c
+irqs=$(counter_in irqs_int1)
+srcs=$(counter_in read_0x35)
 note "$srcs INT_SRC reads, $irqs interrupts"
 check_true "INT_SRC checked once per data-ready interrupt" \
 	test "$srcs" -ge $(( irqs - 1 )) -a "$srcs" -le $(( irqs + 1 )) -a "$irqs" -ge 5

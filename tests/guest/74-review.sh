@@ -66,11 +66,11 @@ dead=0
 wait_for 5 fault_fired 5c 3 && dead=1
 echo 0 > "$SIM"/5c/counters
 wait_for 10 counter_reached 5c samples 25
-c=$(cat "$SIM"/5c/counters)
+counters_snapshot 5c
 echo clear > "$SIM"/5c/fault
-tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
-irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
-sm=$(echo "$c" | awk '$1 == "samples" { print $2 }')
+tr=$(counter_in transfers)
+irqs=$(counter_in irqs_int1)
+sm=$(counter_in samples)
 note "$tr transfers and $irqs interrupts in $sm samples; the dead bus failed transfers: $dead"
 check_true "2: dead bus on a level line: at most 12 transfers and 1.6 interrupts a sample" \
 	test "$dead" = 1 -a "$sm" -ge 25 -a "$tr" -le $(( 12 * sm )) -a $(( 10 * irqs )) -le $(( 16 * sm ))
