@@ -78,10 +78,11 @@ check_eq "PRESS_OUT_L without bit 7 repeats" "0x54 0x54 0x54" "$(xfer w1@$A 0x28
 check_eq "regs file shows PRESS_OUT_H" 0x3f "$(regval 5c 0x29)"
 
 before=$(counter 5c samples)
-# An absence: no state shows that a powered chip would have sampled by
-# now, so time must pass (6 periods at the default DR).
-sleep 0.5
-check_eq "PD = 0: samples counter flat" "$before" "$(counter 5c samples)"
+# An absence needs its observer: chip 5d, powered at the same DR (00), takes
+# 6 samples meanwhile
+clocked=no
+periods_pass 6 0 && clocked=yes
+check_eq "PD = 0: samples counter flat while 5d takes 6 samples" "yes $before" "$clocked $(counter 5c samples)"
 
 # ODR against the simulator's own powered time (robust to a slow guest)
 for dr in "0x70 80" "0x50 143"; do

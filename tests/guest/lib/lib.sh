@@ -233,6 +233,20 @@ settled() {
 	wait_for 5 sampled_or_down "${1:-5c}" $(( FIELD + 1 ))
 }
 
+# periods_pass N [DR]: waits (up to 10 s) until chip 5d, powered at DR
+# (CTRL_REG1 bits 5:4, default 0: 7 Hz), has taken N samples, then powers
+# it down again: the observer of an absence on chip 5c ("no sample while
+# powered down"), where nothing of 5c shows that enough time passed. Uses
+# 5d's registers and counters: for suites that leave 5d alone.
+periods_pass() {
+	echo 0 > "$SIM"/5d/counters
+	echo "0x20 $(( 0x40 | (${2:-0} << 4) ))" > "$SIM"/5d/regs
+	wait_for 10 counter_reached 5d samples "$1"
+	pp_rc=$?
+	echo "0x20 0x00" > "$SIM"/5d/regs
+	return $pp_rc
+}
+
 # rate_matches PERIOD_MS TOLERANCE: the samples counted since the chip's
 # counters were reset match its powered time at PERIOD_MS per sample
 # within TOLERANCE samples, and there are at least two (note: the figures).
@@ -314,6 +328,11 @@ enable_scan() {
 # one per line, as unsigned 16-bit words (od).
 scans() {
 	timeout 15 dd if="/dev/${D##*/}" bs="$2" count="$1" 2>/dev/null | od -An -v -tu2 -w"$2"
+}
+
+# scans_queued N: device $D's buffer holds N scans or more (no fork)
+scans_queued() {
+	read -r sq_n < "$D/buffer/data_available" && [ "$sq_n" -ge "$1" ]
 }
 
 # SCAN_TIME_AWK: an awk function, scan_time(W): the timestamp in ns of a
@@ -424,6 +443,22 @@ expect_no_event() {
 		pass "$1"
 	else
 		fail "$1" "status $h_rc: ${HEARD_WHY:-$EVENTS}"
+	fi
+}
+
+# expect_no_event_after WHAT NAME [WHY]: expect_no_event, for a listener
+# whose window must cover something: called once it has happened, and the
+# listener must still be listening then. WHY, when given, says what did not
+# happen, and the check fails with it.
+expect_no_event_after() {
+	enea_w=${3:-}
+	[ -n "$enea_w" ] || kill -0 "$LISTENER" 2>/dev/null ||
+		enea_w="the listener's window closed before what it was to cover had happened"
+	if [ -z "$enea_w" ]; then
+		expect_no_event "$1" "$2"
+	else
+		heard "$2"
+		fail "$1" "$enea_w${EVENTS:+; heard $EVENTS}"
 	fi
 }
 
