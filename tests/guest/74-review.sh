@@ -3,7 +3,7 @@
 # each check failed on the driver before the fix. Defect 3 has none, and 7
 # and 8 are checked with the behaviour's other checks (below).
 
-plan 10
+plan 9
 A=0x5c
 
 load_modules

@@ -452,14 +452,14 @@ expect_no_event() {
 # happen, and the check fails with it.
 expect_no_event_after() {
 	enea_w=${3:-}
-	[ -n "$enea_w" ] || kill -0 "$LISTENER" 2>/dev/null ||
-		enea_w="the listener's window closed before what it was to cover had happened"
-	if [ -z "$enea_w" ]; then
+	if [ -z "$enea_w" ] && kill -0 "$LISTENER" 2>/dev/null; then
 		expect_no_event "$1" "$2"
-	else
-		heard "$2"
-		fail "$1" "$enea_w${EVENTS:+; heard $EVENTS}"
+		return
 	fi
+	heard "$2"
+	[ -z "$EVENTS" ] || enea_w="heard $EVENTS${enea_w:+; $enea_w}"
+	[ -n "$enea_w" ] || enea_w="the listener's window closed before what it was to cover had happened"
+	fail "$1" "$enea_w"
 }
 
 # ---------------------------------------------------------------- clients
