@@ -97,12 +97,14 @@ mon=$!
 # The monitor has subscribed once it logs an event (its output is line
 # buffered; its header comes before it subscribes): a change uevent of
 # the adapter, which no rule acts on, until one shows
-monitor_heard() {
-	echo change > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
-	wait_for 1 grep -q '^ACTION=change' /tmp/udev-events
-}
 subscribed=no
-wait_for 10 monitor_heard && subscribed=yes
+mh_i=0
+while [ $mh_i -lt 50 ] && [ $subscribed = no ]; do
+	echo change > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
+	nap 0.2
+	grep -q '^ACTION=change' /tmp/udev-events && subscribed=yes
+	mh_i=$((mh_i + 1))
+done
 echo add > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
 settle
 wait_for 10 bound_to "$dev" lps001wp

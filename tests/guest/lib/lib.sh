@@ -94,6 +94,7 @@ nap() {
 }
 
 # wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s; fails on timeout.
+# COMMAND must not call wait_for itself: the two would share wf_n.
 wait_for() {
 	wf_n=$(( $1 * 10 )); shift
 	while [ "$wf_n" -gt 0 ]; do
