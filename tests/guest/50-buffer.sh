@@ -56,9 +56,9 @@ echo 1 > "$D/buffer/enable"
 echo 0 > "$SIM"/5c/counters
 wait_for 5 counter_reached 5c read_0x27 8
 # one snapshot; a burst may still land between its two lines
-c=$(cat "$SIM/5c/counters")
-tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
-by=$(echo "$c" | awk '$1 == "bytes" { print $2 }')
+counters_snapshot 5c
+tr=$(counter_in transfers)
+by=$(counter_in bytes)
 note "$tr transfers, $by bytes"
 check_true "streaming: only whole bursts" \
 	test "$tr" -gt 0 -a $((by % 8)) = 0 -a $((by / 8 - tr)) -ge 0 \
@@ -83,10 +83,11 @@ enable_scan pressure temp
 echo 1 > "$D/buffer/enable"
 s=$(scans 8 4)
 echo 0 > "$D/buffer/enable"
-check_true "counter: pressures 2000.., never zero or stale-negative" \
-	sh -c "echo '$s' | awk '\$1 < 2000 || \$1 > 2200 { exit 1 }'"
+note "$(echo "$s" | grep -c .) scans"
+check_true "counter: 8 scans, pressures 2000.., never zero or stale-negative" \
+	sh -c "echo '$s' | awk 'NF { n++ } \$1 < 2000 || \$1 > 2200 { bad = 1 } END { exit bad || n != 8 }'"
 check_true "counter: temperature tracks pressure (same sample)" \
-	sh -c "echo '$s' | awk '\$1 - \$2 != 1990 { exit 1 }'"
+	sh -c "echo '$s' | awk 'NF { n++ } \$1 - \$2 != 1990 { bad = 1 } END { exit bad || !n }'"
 
 # ---- sysfs trigger ----
 echo 7 > /sys/bus/iio/devices/iio_sysfs_trigger/add_trigger
@@ -95,15 +96,12 @@ echo sysfstrig7 > "$D/trigger/current_trigger"
 echo "const 16212 1600" > "$SIM"/5c/stimulus
 enable_scan pressure temp
 echo 1 > "$D/buffer/enable"
-# has_scans N: the buffer holds N scans or more (a pulse while the pollfunc
-# still runs is lost: each pulse waits for the scan of the one before)
-has_scans() {
-	read -r q_n < "$D/buffer/data_available" && [ "$q_n" -ge "$1" ]
-}
+# a pulse while the pollfunc still runs is lost: each pulse waits for the
+# scan of the one before
 echo 1 > "$ST/trigger_now"
-wait_for 5 has_scans 1
+wait_for 5 scans_queued 1
 echo 1 > "$ST/trigger_now"
-wait_for 5 has_scans 2
+wait_for 5 scans_queued 2
 check_eq "sysfs trigger: two scans on demand" "16212 1600;16212 1600" \
 	"$(scans 2 4 | awk '{ printf "%s%s %s", s, $1, $2; s = ";" }')"
 echo 0 > "$D/buffer/enable"

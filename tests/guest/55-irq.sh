@@ -20,10 +20,10 @@ run_own_trigger() {
 	check_eq "$3: DRDY routed to INT1" "$2" "$(regval 5c 0x22)"
 	echo 0 > "$SIM"/5c/counters
 	s=$(scans 40 16)
-	c=$(cat "$SIM"/5c/counters)
-	tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
-	sm=$(echo "$c" | awk '$1 == "samples" { print $2 }')
-	irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
+	counters_snapshot 5c
+	tr=$(counter_in transfers)
+	sm=$(counter_in samples)
+	irqs=$(counter_in irqs_int1)
 	echo 0 > "$D/buffer/enable"
 	# STATUS and the sample in one burst per data-ready (issue 12)
 	note "$tr for $sm samples"
@@ -54,7 +54,7 @@ run_own_trigger() {
 	# An edge per sample since the counters' reset, no more (a storm, a
 	# pad that toggles); none for a sample that overran an unread one,
 	# whose DRDY never fell
-	ov=$(echo "$c" | awk '$1 == "p_overruns" { print $2 }')
+	ov=$(counter_in p_overruns)
 	note "$irqs interrupts for $sm samples, $ov overruns"
 	check_true "$3: one INT1 interrupt per sample, no more" \
 		test "$irqs" -ge $(( sm - ov - 1 )) -a "$irqs" -le $(( sm + 1 )) -a "$sm" -gt 0

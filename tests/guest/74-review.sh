@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # The review of issue 19, one check per defect (numbered as in the issue);
-# each check but 3 failed on the driver before the fix.
+# each check failed on the driver before the fix. Defect 3 has none, and 7
+# and 8 are checked with the behaviour's other checks (below).
 
-plan 13
+plan 9
 A=0x5c
 
 load_modules
@@ -66,11 +67,11 @@ dead=0
 wait_for 5 fault_fired 5c 3 && dead=1
 echo 0 > "$SIM"/5c/counters
 wait_for 10 counter_reached 5c samples 25
-c=$(cat "$SIM"/5c/counters)
+counters_snapshot 5c
 echo clear > "$SIM"/5c/fault
-tr=$(echo "$c" | awk '$1 == "transfers" { print $2 }')
-irqs=$(echo "$c" | awk '$1 == "irqs_int1" { print $2 }')
-sm=$(echo "$c" | awk '$1 == "samples" { print $2 }')
+tr=$(counter_in transfers)
+irqs=$(counter_in irqs_int1)
+sm=$(counter_in samples)
 note "$tr transfers and $irqs interrupts in $sm samples; the dead bus failed transfers: $dead"
 check_true "2: dead bus on a level line: at most 12 transfers and 1.6 interrupts a sample" \
 	test "$dead" = 1 -a "$sm" -ge 25 -a "$tr" -le $(( 12 * sm )) -a $(( 10 * irqs )) -le $(( 16 * sm ))
@@ -80,47 +81,19 @@ echo $A > "$SIM"/delete_device
 echo default > "$SIM"/5c/variant
 
 # ---- 3: the IRQ thread and event configuration exclude each other ----
-# Rising crossed for good, so the chip latches it with every sample, and
-# every transfer takes 100 ms. Once the chip shows rising off (INT_CFG),
-# the driver is inside its disable: no rising event may follow. (The
-# driver before the fix passed this too: its race, the thread reading
-# events_enabled between the disable's INT_CFG write and its update, is
-# narrower than anything user space can time here.)
-new_client irq=rising
-E=$D/events
-echo "const 16212 1600" > "$SIM"/5c/stimulus
-echo 16512 > "$D/in_pressure1_reference_raw"
-echo 200 > "$E/in_pressure1_thresh_either_value"
-# Each try must get that far: crossed (an interrupt), INT_CFG seen off, a
-# listener that listened and timed out; anything else is named in the line.
-late=""
-echo 0 > "$SIM"/5c/counters
-i=0
-while [ $i -lt 4 ]; do
-	echo 1 > "$E/in_pressure1_thresh_rising_en"
-	wait_for 3 counter_reached 5c irqs_int1 1 || late="$late try $i: no interrupt while crossed;"
-	echo "delay_us 100000" > "$SIM"/5c/fault
-	echo 0 > "$E/in_pressure1_thresh_rising_en" &
-	off=$!
-	wait_for 5 reg_is 5c 0x34 0x04 || late="$late try $i: INT_CFG never showed rising off;"
-	listen late$i 1500
-	heard late$i
-	rc=$?
-	[ "$rc" = 1 ] || late="$late try $i: listener status $rc ${HEARD_WHY:-$EVENTS};"
-	wait "$off"
-	echo clear > "$SIM"/5c/fault
-	echo 0 > "$SIM"/5c/counters
-	i=$((i + 1))
-done
-check_eq "3: rising switched off while crossed: no rising event once INT_CFG is off (4 tries)" "" "$late"
-echo $A > "$SIM"/delete_device
+# Not checked here: the race (the thread reading events_enabled between
+# the disable's INT_CFG write and its update) is narrower than anything
+# user space can time, so the check this block had passed on the driver
+# before the fix too (issue 39).
 
 # ---- 4: no wait for a sample holds the driver's lock ----
 # STATUS stuck at 7 Hz: a buffer or event enable waits up to 3 s for a
-# sample. Meanwhile the reference, which takes the lock, still answers.
+# sample. Meanwhile the reference, which takes the lock, still answers,
+# with the value written (a driver that refuses it as busy does not).
 new_client irq=rising
 E=$D/events
 echo 7 > "$D/sampling_frequency"
+echo 777 > "$D/in_pressure1_reference_raw"
 enable_scan pressure
 # enable_waiting WHAT FILE: write 1 to FILE in the background while STATUS
 # is stuck; once it has polled STATUS a few times, the reference answers
@@ -132,18 +105,21 @@ enable_waiting() {
 	echo 1 2>/dev/null > "$2" &
 	ew_why=
 	if wait_for 3 counter_reached 5c read_0x27 7; then
-		cat "$D/in_pressure1_reference_raw" > /dev/null
+		ew_r=$(read_errno "$D/in_pressure1_reference_raw")
 		field "$SIM/5c/counters" read_0x27
 		ew_n=$FIELD
-		wait_for 2 counter_reached 5c read_0x27 $((ew_n + 1)) ||
+		if [ "$ew_r" != 777 ]; then
+			ew_why="the reference read gave '$ew_r', not 777"
+		elif ! wait_for 2 counter_reached 5c read_0x27 $((ew_n + 1)); then
 			ew_why="no STATUS poll after the reference answered (read_0x27 stayed at $ew_n)"
+		fi
 	else
 		ew_why="the enable did not poll STATUS 7 times"
 	fi
 	if [ -z "$ew_why" ]; then
-		pass "4: the reference answers while $1 waits for a sample"
+		pass "4: the reference answers, with the value written, while $1 waits for a sample"
 	else
-		fail "4: the reference answers while $1 waits for a sample" "$ew_why"
+		fail "4: the reference answers, with the value written, while $1 waits for a sample" "$ew_why"
 	fi
 	wait
 }
@@ -179,31 +155,8 @@ check_eq "6: direct_reg_access starts where the core starts it (0x00: no registe
 	"ERR:dd: $DBG: Invalid argument" "$(read_errno "$DBG")"
 echo $A > "$SIM"/delete_device
 
-# ---- 7: the trigger has a module owner ----
-new_client irq=rising
-check_false "7: rmmod refused while the own trigger is the device's trigger" rmmod lps001wp
-echo "" > "$D/trigger/current_trigger"
-check_true "7: and allowed once nothing holds it" rmmod lps001wp
-modprobe lps001wp
-echo $A > "$SIM"/delete_device
-
-# ---- 8: one threshold value, through the IIO core ----
-new_client irq=rising
-E=$D/events
-echo 1234 > "$D/in_pressure1_reference_raw"
-# the configuration registers but THS_P
-conf() { awk '$1 ~ /^0x(2[0-2]|3[0145])$/ { printf "%s ", $2 }' "$SIM/5c/regs"; }
-before=$(conf)
-e=$(write_errno "$E/in_pressure1_thresh_either_value" 300)
-after=$(conf)
-bad=""
-for v in 65536 -1 1.5 -0.5 abc; do
-	bad="$bad $(write_errno "$E/in_pressure1_thresh_either_value" "$v")"
-done
-check_eq "8: in_pressure1_thresh_either_value: 300 sets THS_P and nothing else; bad values refused" \
-	"0 0x2c 0x01 300 same EINVAL EINVAL EINVAL EINVAL EINVAL 0x2c 0x01" \
-	"$e $(regval 5c 0x32) $(regval 5c 0x33) $(cat "$E/in_pressure1_thresh_either_value" 2>&1) $([ "$before" = "$after" ] && echo same)$bad $(regval 5c 0x32) $(regval 5c 0x33)"
-echo $A > "$SIM"/delete_device
+# ---- 7: the trigger has a module owner: in 72-faults (10) ----
+# ---- 8: one threshold value, through the IIO core: in 60-events ----
 
 rmmod lps001wp
 rmmod lps001wp_sim

@@ -51,10 +51,9 @@ echo 200 > "$D/events/in_pressure1_thresh_either_value"
 echo 1 > "$D/events/in_pressure1_thresh_rising_en"
 listen sw 4000
 echo 16512 > "$D/in_pressure1_reference_raw"
-wait "$LISTENER"
+expect_event "$V: REF_P 300 above P is a rising event" sw \
+	"type=pressure channel=1 evtype=thresh dir=rising"
 echo 0 > "$D/events/in_pressure1_thresh_rising_en"
-check_eq "$V: REF_P 300 above P is a rising event" \
-	"type=pressure channel=1 evtype=thresh dir=rising" "$(tail -n1 /tmp/ev.sw)"
 unbind
 bind default
 echo 16000 > "$D/in_pressure1_reference_raw"

@@ -16,12 +16,19 @@ OTHER=0x5d
 udevadm() {
 	"$U/lib/ld-linux-x86-64.so.2" --library-path "$U/lib" "$U/udevadm" "$@"
 }
-# settle: udevd's queue empty, twice: an event's RUN makes the next one
-# (the adapter's add creates the device), which may come just after
+# settle: udevd's queue empty, again until no uevent came during the
+# settle: an event's rule makes the next one (the adapter's add creates the
+# device), and the kernel's uevent sequence number counts each
 settle() {
-	udevadm settle --timeout=10
-	nap 0.3
-	udevadm settle --timeout=10
+	st_i=0
+	while [ $st_i -lt 10 ]; do
+		read -r st_seq < /sys/kernel/uevent_seqnum
+		udevadm settle --timeout=10
+		read -r st_now < /sys/kernel/uevent_seqnum
+		[ "$st_now" = "$st_seq" ] && return 0
+		st_i=$((st_i + 1))
+	done
+	return 1
 }
 # driver_of DEV: the name of the driver DEV is bound to, or nothing
 driver_of() {
@@ -87,9 +94,17 @@ check_true "st_pressure_i2c loaded first: modprobe st_pressure_i2c" modprobe st_
 stub_preload "$BUS" $ADDR
 udevadm monitor --kernel --property --subsystem-match=i2c > /tmp/udev-events 2>&1 &
 mon=$!
-# no state shows that the monitor has subscribed (its header may sit in
-# stdio's buffer): time must pass
-nap 0.5
+# The monitor has subscribed once it logs an event (its output is line
+# buffered; its header comes before it subscribes): a change uevent of
+# the adapter, which no rule acts on, until one shows
+subscribed=no
+mh_i=0
+while [ $mh_i -lt 50 ] && [ $subscribed = no ]; do
+	echo change > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
+	nap 0.2
+	grep -q '^ACTION=change' /tmp/udev-events && subscribed=yes
+	mh_i=$((mh_i + 1))
+done
 echo add > "/sys/bus/i2c/devices/i2c-$BUS/uevent"
 settle
 wait_for 10 bound_to "$dev" lps001wp
@@ -106,6 +121,7 @@ took=$(awk -v dev="/$BUS-00${ADDR#0x}" '
 	/^DRIVER=/ { d = substr($0, 8) }
 	/^$/ { event() }
 	END { event(); print out }' /tmp/udev-events)
+[ "$subscribed" = yes ] || took="(the monitor never logged an event) $took"
 check_eq "st_pressure_i2c loaded first: it takes the device first (the bind uevents' drivers)" \
 	"st-press-i2c lps001wp" "$took"
 check_eq "st_pressure_i2c loaded first: the device ends bound to lps001wp" lps001wp "$(driver_of "$dev")"
