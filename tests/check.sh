@@ -293,7 +293,7 @@ stock_lane() {
 package_lane() {
 	bash "$root/tests/package.sh" "$build" || return 1
 	guest_run "$(cat "$build/package.kernel")" "$build/package.cpio.gz" package \
-		bench.mode=check bench.suites=15-stub,udev-rule
+		bench.mode=check bench.suites=15-stub,setup-check,udev-rule
 }
 
 # arm64_lane: Debian's stock arm64 6.12 kernel under qemu-system-aarch64.
