@@ -46,7 +46,7 @@ fail() {
 readme_releases=(debian-12 debian-13)
 # this script's checks, one per README release among them (the boot is
 # check.sh's)
-plan package $((33 + ${#readme_releases[@]}))
+plan package $((34 + ${#readme_releases[@]}))
 
 [ "$(id -u)" = 0 ] || fail setup "needs root (debootstrap, chroot)"
 # shellcheck source=/dev/null
@@ -426,6 +426,20 @@ mv "$chr/sys/firmware" "$chr/sys/firmware.off"
 refused "not a Raspberry Pi" "pi: not a Raspberry Pi" setup pi --address 0x5d --int1-gpio 5
 mv "$chr/sys/firmware.off" "$chr/sys/firmware"
 ok "$name" "$n cases"
+
+# The installed lps001wp-hwcheck's usage names itself as installed, not
+# the clone's script; a bad option gets it on stderr, status 2.
+name="hwcheck --help: the usage of the installed command, exit 0; a bad option: the usage, exit 2"
+out=$(in_chroot lps001wp-hwcheck --help 2> "$logs/hwcheck-help.err") || fail "$name" "--help: exit status $?" "$logs/hwcheck-help.err"
+[ "$(head -n 1 <<< "$out")" = "Usage: sudo lps001wp-hwcheck [-b BUS] [-a ADDR] [-q] [-H HEADER] [-E]" ] ||
+	fail "$name" "--help's first line: '$(head -n 1 <<< "$out")'"
+rc=0
+in_chroot lps001wp-hwcheck --frob > "$logs/hwcheck-bad.out" 2> "$logs/hwcheck-bad.err" || rc=$?
+if [ "$rc" != 2 ] || [ -s "$logs/hwcheck-bad.out" ] || ! grep -qx "hwcheck: unknown option '--frob'" "$logs/hwcheck-bad.err" ||
+	! grep -qx "Usage: sudo lps001wp-hwcheck .*" "$logs/hwcheck-bad.err"; then
+	fail "$name" "--frob: exit status $rc, stderr: $(tr '\n' ' ' < "$logs/hwcheck-bad.err" | head -c 200)"
+fi
+ok "$name"
 
 name="setup remove: /boot, /etc and /var/lib back to their checksums before setup"
 setup remove > "$logs/remove.log" 2>&1 || fail "$name" "exit status $?" "$logs/remove.log"

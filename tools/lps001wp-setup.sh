@@ -15,6 +15,8 @@
 #   pi ADDR LINE              the config.txt line of the sensor at ADDR
 #   pc ADDR ADAPTER           the sensor at ADDR on the adapter named ADAPTER
 # `remove` (also run by the package's purge) undoes exactly these.
+# `check` writes nothing: it reads the running system (sysfs, modinfo,
+# dkms status, the kernel log, mokutil).
 #
 # LPS001WP_ROOT=DIR (or --root DIR) works on DIR as the root file system
 # (a staging tree, a test), without needing root. LPS001WP_SHARE=DIR takes
@@ -36,6 +38,7 @@ usage() {
 Usage: sudo $prog pi [--address 0x5c|0x5d] --int1-gpio N | --no-int1
        sudo $prog pc --adapter NAME [--address 0x5c|0x5d] [--allow-absent]
        sudo $prog status
+       sudo $prog check
        sudo $prog remove
        $prog --help
 
@@ -73,7 +76,16 @@ it at every boot, and records what it wrote so that "remove" (or
              --allow-absent       accept a NAME no adapter has now (one
                                   plugged in later); otherwise refused, as
                                   a likely typo
-  status   What $prog wrote, and where.
+  status   What $prog wrote, and where; whether each sensor it declared
+           is bound to the lps001wp driver now.
+  check    Whether the sensor works, one piece a line, each with what to
+           do when it is missing: the module built for the running kernel
+           (DKMS), loaded, the I2C device bound to lps001wp (or to
+           st_pressure_i2c, or to none: then Secure Boot's word), its IIO
+           device, one reading in hPa and °C. Exits 0 when every sensor
+           found gave a reading, 1 otherwise, its last line naming the
+           first piece missing. Works without root too, but for the
+           kernel log (as /usr/sbin/$prog check).
   remove   Undo all of it: config.txt back to what it was before (only
            its own lines removed if it was edited since), the files it
            wrote deleted.
