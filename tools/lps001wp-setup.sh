@@ -713,7 +713,8 @@ check_module() {
 		cm_dkms=$(dkms status -m "$client" -k "$1" 2> /dev/null | head -n 1)
 	fi
 	if [ -n "$cm_file" ]; then
-		found "module built for $1: $cm_file${cm_dkms:+ (DKMS: $cm_dkms)}"
+		# DKMS's "lps001wp/V, KVER, ARCH: installed" without the kernel
+		found "module built for $1: $cm_file${cm_dkms:+ (DKMS: ${cm_dkms%%,*} ${cm_dkms##*: })}"
 		return 0
 	fi
 	cm_do=
@@ -831,7 +832,12 @@ cmd_check() {
 			missing "IIO device of ${d##*/}: none" "the driver is bound and registered no IIO device:$nl$(kernel_log "$client|${d##*/}")"
 			continue
 		fi
-		found "IIO device: ${iio##*/} of ${d##*/}"
+		if [ -d "$iio/events" ]; then
+			int1="INT1: trigger lps001wp-dev${iio##*device}, events"
+		else
+			int1="no INT1: no events, streaming with a software trigger"
+		fi
+		found "IIO device: ${iio##*/} of ${d##*/} ($int1)"
 		reading "$iio"
 	done
 
