@@ -46,7 +46,7 @@ fail() {
 readme_releases=(debian-12 debian-13)
 # this script's checks, one per README release among them (the boot is
 # check.sh's)
-plan package $((34 + ${#readme_releases[@]}))
+plan package $((35 + ${#readme_releases[@]}))
 
 [ "$(id -u)" = 0 ] || fail setup "needs root (debootstrap, chroot)"
 # shellcheck source=/dev/null
@@ -221,8 +221,8 @@ ok "make deb builds this version and the next for the upgrade" "$deb1, $deb2"
 contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $1, $6}' | grep -v '/$' | LC_ALL=C sort -k2 | tr '\n' ' ')
 d=./usr/share/doc/lps001wp-dkms
 want="-rwxr-xr-x ./usr/sbin/lps001wp-hwcheck -rwxr-xr-x ./usr/sbin/lps001wp-setup \
--rw-r--r-- $d/README.md.gz -rw-r--r-- $d/README.overlay -rw-r--r-- $d/changelog.gz -rw-r--r-- $d/copyright \
--rw-r--r-- $d/lps001wp.rst.gz \
+-rw-r--r-- $d/Documentation/devicetree/overlays/README -rw-r--r-- $d/Documentation/iio/lps001wp.rst \
+-rw-r--r-- $d/README.md -rw-r--r-- $d/README.overlay -rw-r--r-- $d/changelog.gz -rw-r--r-- $d/copyright \
 -rw-r--r-- ./usr/share/lps001wp-dkms/overlays/lps001wp.dtbo \
 -rw-r--r-- ./usr/share/man/man8/lps001wp-hwcheck.8.gz -rw-r--r-- ./usr/share/man/man8/lps001wp-setup.8.gz \
 -rw-r--r-- ./usr/src/lps001wp-$v1/Kbuild -rw-r--r-- ./usr/src/lps001wp-$v1/dkms.conf \
@@ -315,6 +315,22 @@ t=$(date +%s)
 apt_install "$logs/install.log" "/tmp/$deb1" || fail "apt install the first version, dkms and its build tools included" "./$deb1 failed" "$logs/install.log"
 ok "apt install the first version, dkms and its build tools included" "./$deb1, $(($(date +%s) - t)) s"
 check_installed "$v1" "the first version"
+
+# Every link of the installed README to a file leads to an installed,
+# uncompressed file: the README read in /usr/share/doc has no clone
+# beside it.
+name="the installed README's links to files lead to files in /usr/share/doc/lps001wp-dkms"
+docdir=$chr/usr/share/doc/lps001wp-dkms
+[ -f "$docdir/README.md" ] || fail "$name" "no README.md in /usr/share/doc/lps001wp-dkms"
+links=$(grep -o '](\([^)#][^)]*\))' "$docdir/README.md" | sed 's/^](//; s/)$//' | sort -u)
+[ -n "$links" ] || fail "$name" "no link to a file in the README (the check would pass on none)"
+for l in $links; do
+	case $l in
+	*://*) continue ;;
+	esac
+	[ -f "$docdir/$l" ] || fail "$name" "$l: no /usr/share/doc/lps001wp-dkms/$l"
+done
+ok "$name" "$(echo "$links" | wc -l) links"
 
 # ---- lps001wp-setup ----
 setup() { in_chroot lps001wp-setup "$@"; }

@@ -66,19 +66,20 @@ err() { printf 'hwcheck: %s\n' "$*" >&2; }
 # usage [STATUS]: the usage, naming the command as it was run: the
 # package's lps001wp-hwcheck, or the script in a clone; on stdout for
 # --help (STATUS 0), on stderr for a bad option (2)
-usage() {
+usage_text() {
 	case ${0##*/} in
 	*.sh) u_cmd="sudo sh $0" ;;
 	*) u_cmd="sudo ${0##*/}" ;;
 	esac
-	{
-		echo "Usage: $u_cmd [-b BUS] [-a ADDR] [-q] [-H HEADER] [-E]"
-		echo "       $u_cmd -h|--help"
-		echo
-		sed -n '/^#   -b BUS/,/^#   -E/p' "$0" | sed 's/^#//'
-		echo
-		echo "From a clone, also: sudo make hwcheck [BUS=1] [ADDR=0x5c]"
-	} >&"$((${1:-2} == 0 ? 1 : 2))"
+	echo "Usage: $u_cmd [-b BUS] [-a ADDR] [-q] [-H HEADER] [-E]"
+	echo "       $u_cmd -h|--help"
+	echo
+	sed -n '/^#   -b BUS/,/^#   -E/p' "$0" | sed 's/^#//'
+	echo
+	echo "From a clone, also: sudo make hwcheck [BUS=1] [ADDR=0x5c]"
+}
+usage() {
+	if [ "${1:-2}" = 0 ]; then usage_text; else usage_text >&2; fi
 	exit "${1:-2}"
 }
 
