@@ -132,7 +132,7 @@ for rel in "$@"; do
 		if [ -n "$running" ] && grep -qxF "$running" <<< "$installed" && [ "$(wc -l <<< "$installed")" -ge 2 ]; then
 			ok "$name" "$(printf '%s\n' "$block" | grep -c .) lines, installed for $(echo "$installed" | paste -sd, -) (running: $running), $(($(date +%s) - t)) s"
 		else
-			notok "$name" "see the log below"
+			notok "$name" "running (stand-in): ${running:-none}; DKMS installed for: $(echo "$installed" | paste -sd, -); the log below"
 			tail -n 40 "$work/$rel.log" >&2
 		fi
 	) > "$work/$rel.tap" &
