@@ -752,8 +752,12 @@ reading() {
 	rd_v=
 	for rd_a in in_pressure_raw in_pressure_scale in_temp_raw in_temp_scale; do
 		if ! rd_x=$(cat "$1/$rd_a" 2>&1) || [ -z "$rd_x" ]; then
+			case $rd_x in
+			*"timed out"*) rd_do="the chip answers but gave no sample: check its power" ;;
+			*) rd_do="the chip did not answer: check its wiring and power" ;;
+			esac
 			missing "a reading from ${1##*/}: $rd_a: ${rd_x##*: }" \
-				"the chip did not answer: check its wiring and power$nl$(kernel_log "$client")"
+				"$rd_do; the driver's messages: sudo dmesg | grep lps001wp"
 			return 0
 		fi
 		rd_v="$rd_v $rd_x"

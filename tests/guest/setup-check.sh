@@ -5,10 +5,10 @@
 # hPa, 1600: 25 °C) and mainline's st_pressure_i2c beside the driver. The
 # check is walked through what a user meets: nothing set up, a sensor
 # declared on an adapter with no device yet, a device whose module did not
-# load (as under Secure Boot), the sensor bound and read, the device taken
-# by st_pressure_i2c. Booted by tests/package.sh's guest only.
+# load (as under Secure Boot), the sensor bound and read, a read that
+# fails, the device taken by st_pressure_i2c. Booted by tests/package.sh's guest only.
 
-plan 19
+plan 20
 SETUP=/tests/lps001wp-setup
 ADDR=0x5c
 KVER=$(uname -r)
@@ -98,6 +98,15 @@ check_eq "bound: nothing missing, the last line says so" \
 	"|lps001wp-setup check: the sensor works" "$(line_of MISSING)|$(last_line)"
 check_eq "bound: status says bound, with the IIO device" \
 	"pc: sensor at $ADDR on the adapter named \"$NAME\": bound to lps001wp ($N, $IIO)" "$(status_of)"
+
+# -- the chip gives no sample (STATUS never says data ready): the read
+# fails, and check says which and with what error, not a reading
+i2cset -f -y "$BUS" $ADDR 0x27 0x00 b && i2cset -f -y "$BUS" $ADDR 0xa7 0x00 b
+run_check
+check_eq "no sample: check exits 1 and names the read that failed, with its error" \
+	"1|MISSING  a reading from $IIO: in_pressure_raw: Connection timed out|         the chip answers but gave no sample: check its power; the driver's messages: sudo dmesg | grep lps001wp|" \
+	"$RC|$(line_of "a reading from")|$(line_of "gave no sample")|$(line_of " hPa, ")"
+stub_preload "$BUS" $ADDR
 
 # -- st_pressure_i2c has it (what setup's udev rule prevents)
 echo "$N" > /sys/bus/i2c/drivers/lps001wp/unbind
