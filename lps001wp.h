@@ -78,7 +78,9 @@
 #endif
 
 /* Kernel compatibility: the current API's names on the kernels before it */
-#if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
+#error "lps001wp needs Linux 6.1 or later (on Ubuntu 22.04, its HWE kernel)"
+#elif KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
 #define LPS001WP_I2C_PROBE_MEMBER	probe_new
 #else
 #define LPS001WP_I2C_PROBE_MEMBER	probe

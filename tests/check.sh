@@ -293,7 +293,7 @@ stock_lane() {
 package_lane() {
 	bash "$root/tests/package.sh" "$build" || return 1
 	guest_run "$(cat "$build/package.kernel")" "$build/package.cpio.gz" package \
-		bench.mode=check bench.suites=15-stub,udev-rule
+		bench.mode=check bench.suites=15-stub,setup-check,udev-rule
 }
 
 # arm64_lane: Debian's stock arm64 6.12 kernel under qemu-system-aarch64.
@@ -309,6 +309,8 @@ arm64_lane() {
 # data-ready trigger, one threshold event) fail the stage like a suite's.
 demo_lane() {
 	BENCH_BUILD=$build bash "$root/tests/demo.sh" --build || return 1
+	# a demo that fails part way still prints its undo, which spares build/
+	bash "$root/tests/demo-undo.sh"
 	# shellcheck disable=SC2046 # the kernel arguments, one a word
 	BENCH_TIMEOUT=300 guest_run "$(cat "$build/demo.kernel")" "$build/demo.cpio.gz" demo $(cat "$build/demo.args")
 }

@@ -59,6 +59,47 @@ if [ "$(id -u)" != 0 ] && ! { bash "$root/tests/deps.sh" demo 2>/dev/null && mkd
 	exit 1
 fi
 
+# What the demo makes in the build directory: the undo removes these and
+# nothing else there (make deb's package, make check's stages stay).
+demo_made=(demo-modules demo-files demo-modroot demo.cpio.gz demo-results.log demo-first)
+build_was_there=
+[ ! -d "$build" ] || build_was_there=1
+
+# show_undo: the one command that removes what the demo left, printed at
+# the end whether it finished or failed part way, with what is there now
+# shellcheck disable=SC2317 # run by the EXIT trap
+show_undo() {
+	local left=() rm=() p sroot aptdir undo
+	[ "$mode" = demo ] || return 0
+	aptdir=$cache/apt-host-$(dpkg --print-architecture)
+	if [ -n "${STOCK_ROOT:-}" ]; then
+		sroot=$(dirname "$STOCK_ROOT")
+		echo "demo: it left Debian's $kver unpacked in $sroot ($(du -sh "$sroot" | cut -f1)); nothing went to /boot or /lib/modules." >&2
+		left+=("$sroot")
+	fi
+	if [ -d "$aptdir" ]; then
+		echo "demo: apt's state for that fetch is in $aptdir ($(du -sh "$aptdir" | cut -f1))." >&2
+		left+=("$aptdir")
+	fi
+	for p in "${demo_made[@]}"; do
+		[ ! -e "$build/$p" ] || rm+=("$build/$p")
+	done
+	[ "${#rm[@]}" = 0 ] || echo "demo: in $build it made ${rm[*]##*/} ($(du -shc "${rm[@]}" | tail -n 1 | cut -f1)); nothing else there is touched." >&2
+	left+=("${rm[@]}")
+	[ ! -e "$cache/.aptfetch.lock" ] || left+=("$cache/.aptfetch.lock")
+	undo=
+	if [ -s "$cache/apt-installed.txt" ]; then
+		echo "demo: it installed $(sort -u "$cache/apt-installed.txt" | wc -l) packages with what they depend on; $cache/apt-installed.txt lists them (with make check's, if it ran here)." >&2
+		undo="sudo apt-get purge --autoremove \$(cat $cache/apt-installed.txt); "
+		left+=("$cache/apt-installed.txt")
+	fi
+	[ "${#left[@]}" = 0 ] || undo="${undo}sudo rm -rf ${left[*]}; "
+	# build/ and the cache directory go too when nothing else is in them
+	[ -n "$build_was_there" ] || undo="${undo}sudo rmdir --ignore-fail-on-non-empty $build; "
+	echo "demo: undo with: ${undo}sudo rmdir --ignore-fail-on-non-empty $cache" >&2
+}
+[ "$mode" = build ] || trap show_undo EXIT
+
 # step NAME: the time since the last step, kept for the summary
 times=() last=$SECONDS
 step() {
@@ -105,7 +146,7 @@ step fetch
 
 echo "demo: building the driver and the simulator against Debian's $kver headers" >&2
 BENCH_INCREMENTAL=1 make_modules "$STOCK_HEADERS" "$build/demo-modules" -j"$(nproc)" || {
-	tail -n 30 "$build/demo-modules/build.log" >&2
+	tail -n 30 "$build/demo-modules/build.log" >&2 || true
 	fail "driver and simulator build against Debian's headers" "see $build/demo-modules/build.log"
 }
 ok "driver and simulator build against Debian's headers"
@@ -170,16 +211,5 @@ summary=
 for t in "${times[@]}"; do summary=${summary:+$summary, }$t; done
 echo "demo: times: $summary; the first reading $(cat "$first" 2>/dev/null || echo '?')s after make demo started, all ${SECONDS}s" >&2
 
-# What it left: Debian's kernel unpacked, the apt state it was fetched
-# with (tests/aptfetch.sh), the build; and the packages deps.sh installed.
-sroot=$(dirname "$STOCK_ROOT")
-aptdir=$cache/apt-host-$(dpkg --print-architecture)
-echo "demo: it left $sroot ($(du -sh "$sroot" | cut -f1), Debian's $kver unpacked), $aptdir ($(du -sh "$aptdir" | cut -f1), apt's cache of that fetch) and $build ($(du -sh "$build" | cut -f1)); nothing went to /boot or /lib/modules." >&2
-undo="sudo rm -rf $sroot $aptdir $build $cache/.aptfetch.lock"
-if [ -s "$cache/apt-installed.txt" ]; then
-	echo "demo: it installed $(sort -u "$cache/apt-installed.txt" | wc -l) packages with what they depend on; $cache/apt-installed.txt lists them (with make check's, if it ran here)." >&2
-	undo="sudo apt-get purge --autoremove \$(cat $cache/apt-installed.txt); $undo $cache/apt-installed.txt"
-fi
-# the cache directory goes too when nothing else (make check's kernels) is in it
-echo "demo: undo with: $undo; sudo rmdir --ignore-fail-on-non-empty $cache" >&2
+# What it left, and the undo: show_undo, on the way out
 exit "$rc"

@@ -15,7 +15,8 @@
 # with the chroot before); the README's Debian blocks in fresh chroots of
 # Debian 12 and 13 (tests/readme-debian.sh, beside the rest). The caller boots
 # Debian's own image of that kernel with the module the package built
-# (guest suite 15-stub, i2c-stub).
+# (guest suites 15-stub, setup-check: the package's lps001wp-setup check,
+# udev-rule; i2c-stub).
 #
 #   package.sh BUILD_DIR     prints TAP lines "ok - package: ..."; writes
 #                            BUILD_DIR/package.kernel and package.cpio.gz
@@ -45,7 +46,7 @@ fail() {
 readme_releases=(debian-12 debian-13)
 # this script's checks, one per README release among them (the boot is
 # check.sh's)
-plan package $((33 + ${#readme_releases[@]}))
+plan package $((35 + ${#readme_releases[@]}))
 
 [ "$(id -u)" = 0 ] || fail setup "needs root (debootstrap, chroot)"
 # shellcheck source=/dev/null
@@ -220,8 +221,8 @@ ok "make deb builds this version and the next for the upgrade" "$deb1, $deb2"
 contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $1, $6}' | grep -v '/$' | LC_ALL=C sort -k2 | tr '\n' ' ')
 d=./usr/share/doc/lps001wp-dkms
 want="-rwxr-xr-x ./usr/sbin/lps001wp-hwcheck -rwxr-xr-x ./usr/sbin/lps001wp-setup \
--rw-r--r-- $d/README.md.gz -rw-r--r-- $d/README.overlay -rw-r--r-- $d/changelog.gz -rw-r--r-- $d/copyright \
--rw-r--r-- $d/examples/90-lps001wp.rules -rw-r--r-- $d/lps001wp.rst.gz \
+-rw-r--r-- $d/Documentation/devicetree/overlays/README -rw-r--r-- $d/Documentation/iio/lps001wp.rst \
+-rw-r--r-- $d/README.md -rw-r--r-- $d/README.overlay -rw-r--r-- $d/changelog.gz -rw-r--r-- $d/copyright \
 -rw-r--r-- ./usr/share/lps001wp-dkms/overlays/lps001wp.dtbo \
 -rw-r--r-- ./usr/share/man/man8/lps001wp-hwcheck.8.gz -rw-r--r-- ./usr/share/man/man8/lps001wp-setup.8.gz \
 -rw-r--r-- ./usr/src/lps001wp-$v1/Kbuild -rw-r--r-- ./usr/src/lps001wp-$v1/dkms.conf \
@@ -315,6 +316,22 @@ apt_install "$logs/install.log" "/tmp/$deb1" || fail "apt install the first vers
 ok "apt install the first version, dkms and its build tools included" "./$deb1, $(($(date +%s) - t)) s"
 check_installed "$v1" "the first version"
 
+# Every link of the installed README to a file leads to an installed,
+# uncompressed file: the README read in /usr/share/doc has no clone
+# beside it.
+name="the installed README's links to files lead to files in /usr/share/doc/lps001wp-dkms"
+docdir=$chr/usr/share/doc/lps001wp-dkms
+[ -f "$docdir/README.md" ] || fail "$name" "no README.md in /usr/share/doc/lps001wp-dkms"
+links=$(grep -o '](\([^)#][^)]*\))' "$docdir/README.md" | sed 's/^](//; s/)$//' | sort -u)
+[ -n "$links" ] || fail "$name" "no link to a file in the README (the check would pass on none)"
+for l in $links; do
+	case $l in
+	*://*) continue ;;
+	esac
+	[ -f "$docdir/$l" ] || fail "$name" "$l: no /usr/share/doc/lps001wp-dkms/$l"
+done
+ok "$name" "$(echo "$links" | wc -l) links"
+
 # ---- lps001wp-setup ----
 setup() { in_chroot lps001wp-setup "$@"; }
 # What setup may write, with checksums: a refused run must leave it so.
@@ -371,11 +388,13 @@ cp "$rules" "$work/setup.rules"
 cp "$chr/etc/modprobe.d/lps001wp-setup.conf" "$work/setup.conf"
 ok "$name"
 
-if ! setup status > "$logs/status.log" 2>&1 || ! grep -qF "$l5c" "$logs/status.log" ||
-	! grep -q 'SMBus stub driver' "$logs/status.log"; then
-	fail "setup status lists what it wrote" "see the log above" "$logs/status.log"
+# and claims no sensor bound: the stand-in /sys has the adapter, no device
+if ! setup status > "$logs/status.log" 2>&1 ||
+	! grep -qF "pi: sensor at 0x5c: $l5c: not bound: config.txt has its line, and no device is at 0x5c ('lps001wp-setup check' says what to do)" "$logs/status.log" ||
+	! grep -qF "pc: sensor at 0x5c on the adapter named \"SMBus stub driver\": not bound: the adapter is bus 3, and the udev rule has not created its device ('lps001wp-setup check' says what to do)" "$logs/status.log"; then
+	fail "setup status lists what it wrote, each sensor not bound" "see the log above" "$logs/status.log"
 fi
-ok "setup status lists what it wrote"
+ok "setup status lists what it wrote, each sensor not bound"
 
 # Bad input: refused, non-zero, its own message, nothing changed. GPIO 22 is the
 # second sensor's INT1; the user nobody is not root; without the model
@@ -424,6 +443,20 @@ refused "not a Raspberry Pi" "pi: not a Raspberry Pi" setup pi --address 0x5d --
 mv "$chr/sys/firmware.off" "$chr/sys/firmware"
 ok "$name" "$n cases"
 
+# The installed lps001wp-hwcheck's usage names itself as installed, not
+# the clone's script; a bad option gets it on stderr, status 2.
+name="hwcheck --help: the usage of the installed command, exit 0; a bad option: the usage, exit 2"
+out=$(in_chroot lps001wp-hwcheck --help 2> "$logs/hwcheck-help.err") || fail "$name" "--help: exit status $?" "$logs/hwcheck-help.err"
+[ "$(head -n 1 <<< "$out")" = "Usage: sudo lps001wp-hwcheck [-b BUS] [-a ADDR] [-q] [-H HEADER] [-E]" ] ||
+	fail "$name" "--help's first line: '$(head -n 1 <<< "$out")'"
+rc=0
+in_chroot lps001wp-hwcheck --frob > "$logs/hwcheck-bad.out" 2> "$logs/hwcheck-bad.err" || rc=$?
+if [ "$rc" != 2 ] || [ -s "$logs/hwcheck-bad.out" ] || ! grep -qx "hwcheck: unknown option '--frob'" "$logs/hwcheck-bad.err" ||
+	! grep -qx "Usage: sudo lps001wp-hwcheck .*" "$logs/hwcheck-bad.err"; then
+	fail "$name" "--frob: exit status $rc, stderr: $(tr '\n' ' ' < "$logs/hwcheck-bad.err" | head -c 200)"
+fi
+ok "$name"
+
 name="setup remove: /boot, /etc and /var/lib back to their checksums before setup"
 setup remove > "$logs/remove.log" 2>&1 || fail "$name" "exit status $?" "$logs/remove.log"
 state > "$work/state.2"
@@ -460,6 +493,8 @@ if [ -e "$chr/usr/src/lps001wp-$v1" ] || [ -e "$chr/var/lib/dkms/lps001wp/$v1" ]
 fi
 ok "the first version is gone" "$v1"
 check_installed "$v2" "the upgrade"
+# the upgrade's lps001wp-setup, as installed, for the guest (suite setup-check)
+cp "$chr/usr/sbin/lps001wp-setup" "$work/lps001wp-setup"
 setup_state > "$work/state.4"
 cmp -s "$work/state.3" "$work/state.4" ||
 	fail "the upgrade keeps what setup wrote" "changed: $(diff "$work/state.3" "$work/state.4" | grep '^[<>]' | head -n 5 | tr '\n' ' ')"
@@ -586,11 +621,11 @@ for f in /lib/systemd/systemd-udevd "$udevadm" $kmodlib; do
 done | sort -u | grep -v systemd-udevd | while read -r lib; do cp -L "$lib" "$u/lib/"; done
 cp /lib/udev/rules.d/80-drivers.rules "$u/"
 # The rule lps001wp-setup pc wrote for i2c-stub's adapter above: what a
-# user gets now (the package ships tools/90-lps001wp.rules as an example).
+# user gets (the only udev rule of the PC path: setup writes it).
 cp "$work/setup.rules" "$u/90-lps001wp-setup.rules"
 cp "$work/setup.conf" "$u/lps001wp-setup.conf"
-grep -q 'ATTR{name}=="i2c-tiny-usb\*", ATTR{new_device}="lps001wp 0x5c"$' "$root/tools/90-lps001wp.rules" ||
-	fail "tools/90-lps001wp.rules takes an adapter name" "no ATTR{name}==\"i2c-tiny-usb*\" rule line to set it in"
+# The package's own lps001wp-setup, for suite setup-check
+cp "$work/lps001wp-setup" "$work/guest-files/lps001wp-setup"
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed
 BENCH_MINIMAL=1 BENCH_EXTRA_FILES=$work/guest-files bash "$root/tests/initramfs.sh" "$build/package.cpio.gz" "$work/modroot" "$kver" "$ko"
 echo "$sroot/boot/vmlinuz-$kver" > "$build/package.kernel"

@@ -8,7 +8,13 @@
 # tests/debian-chroot.sh's cached one: minbase, the release's headers, dkms,
 # build-essential) from inside a clone of this tree (committed history plus
 # the work tree's files: the README under test), with `sudo` a no-op and apt
-# answering yes as a user does. Then the module must be installed by DKMS.
+# answering yes as a user does. The kernel the blocks see running (a
+# stand-in uname) is the one a user of the release runs besides its first
+# kernel, whose headers a block must add: on Debian 12 its 6.12
+# (linux-image-6.12-amd64), on Debian 13 trixie-backports' (uname -v says
+# ~bpo13; the chroot gets backports in its sources, as a user who installed
+# that kernel has). Then DKMS must have installed the module for that
+# kernel and for another (the release's first, of linux-headers-amd64).
 # A release without a marked block fails: deleting the marker is caught.
 #
 #   readme-debian.sh RELEASE...      RELEASE: debian-12 or debian-13;
@@ -82,7 +88,31 @@ for rel in "$@"; do
 	printf '#!/bin/sh\nexec "$@"\n' > /usr/local/bin/sudo
 	chmod 755 /usr/local/bin/sudo
 	printf 'APT::Get::Assume-Yes "true";\nBinary::apt::APT::Keep-Downloaded-Packages "true";\n' > /etc/apt/apt.conf.d/90readme-check
+	. /etc/os-release
+	if [ "$VERSION_CODENAME" = trixie ]; then
+		mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)
+		printf 'Types: deb\nURIs: %s\nSuites: trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$mirror" > /etc/apt/sources.list.d/backports.sources
+		suite=trixie-backports meta=linux-headers-amd64
+	else
+		suite=bookworm meta=linux-headers-6.12-amd64
+	fi
 	apt-get update -qq
+	# the stand-in running kernel: the newest of that headers package
+	ver=$(apt-cache -t "$suite" policy "$meta" | awk '/Candidate:/ { print $2 }')
+	# (from 7.2 on, Depends names linux-base-* first)
+	kver=$(apt-cache show "$meta=$ver" | sed -n 's/^Depends: .*linux-headers-\([^ ,]*\) .*/\1/p')
+	[ -n "$ver" ] && [ -n "$kver" ] || { echo "no $meta in $suite" >&2; exit 1; }
+	cat > /usr/local/bin/uname <<-UNAME
+	#!/bin/sh
+	case "\$1" in
+	-r) echo "$kver" ;;
+	-v) echo "#1 SMP PREEMPT_DYNAMIC Debian $ver (2026-01-01)" ;;
+	*) exec /bin/uname "\$@" ;;
+	esac
+	UNAME
+	chmod 755 /usr/local/bin/uname
+	echo "--- running kernel (stand-in): $kver $ver"
 	DEBIAN_FRONTEND=noninteractive INITRD=No bash block.sh
 	echo "--- dkms status"
 	dkms status -m lps001wp
@@ -94,13 +124,15 @@ for rel in "$@"; do
 		# check in another clone) waits here, not fails in the block
 		exec 9> "$cache/readme-$rel-archives.lock"
 		flock 9
-		if tar -C "$work/$rel" -c lps001wp block.sh run.sh |
+		tar -C "$work/$rel" -c lps001wp block.sh run.sh |
 			CHROOT_APT_ARCHIVES=$cache/readme-$rel-archives bash "$root/tests/debian-chroot.sh" "$series" -- \
-				sh -c 'mkdir -p /root && cd /root && tar -xf - && sh run.sh' > "$work/$rel.log" 2>&1 &&
-			sed -n '/^--- dkms status$/,$p' "$work/$rel.log" | grep -q '^lps001wp/[^,]*, [^,]*, [^:]*: installed'; then
-			ok "$name" "$(printf '%s\n' "$block" | grep -c .) lines, $(($(date +%s) - t)) s"
+				sh -c 'mkdir -p /root && cd /root && tar -xf - && sh run.sh' > "$work/$rel.log" 2>&1 || true
+		running=$(sed -n 's/^--- running kernel (stand-in): \([^ ]*\) .*/\1/p' "$work/$rel.log")
+		installed=$(sed -n '/^--- dkms status$/,$p' "$work/$rel.log" | sed -n 's/^lps001wp\/[^,]*, \([^,]*\), [^:]*: installed.*/\1/p')
+		if [ -n "$running" ] && grep -qxF "$running" <<< "$installed" && [ "$(wc -l <<< "$installed")" -ge 2 ]; then
+			ok "$name" "$(printf '%s\n' "$block" | grep -c .) lines, installed for $(echo "$installed" | paste -sd, -) (running: $running), $(($(date +%s) - t)) s"
 		else
-			notok "$name" "see the log below"
+			notok "$name" "running (stand-in): ${running:-none}; DKMS installed for: $(echo "$installed" | paste -sd, -); the log below"
 			tail -n 40 "$work/$rel.log" >&2
 		fi
 	) > "$work/$rel.tap" &

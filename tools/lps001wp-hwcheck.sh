@@ -63,9 +63,24 @@ EOF
 # ---- small helpers ----
 say() { printf '%s\n' "$*"; }
 err() { printf 'hwcheck: %s\n' "$*" >&2; }
+# usage [STATUS]: the usage, naming the command as it was run: the
+# package's lps001wp-hwcheck, or the script in a clone; on stdout for
+# --help (STATUS 0), on stderr for a bad option (2)
+usage_text() {
+	case ${0##*/} in
+	*.sh) u_cmd="sudo sh $0" ;;
+	*) u_cmd="sudo ${0##*/}" ;;
+	esac
+	echo "Usage: $u_cmd [-b BUS] [-a ADDR] [-q] [-H HEADER] [-E]"
+	echo "       $u_cmd -h|--help"
+	echo
+	sed -n '/^#   -b BUS/,/^#   -E/p' "$0" | sed 's/^#//'
+	echo
+	echo "From a clone, also: sudo make hwcheck [BUS=1] [ADDR=0x5c]"
+}
 usage() {
-	sed -n '/^#   sudo make/,/^#   -E/p' "$0" | sed 's/^#//' >&2
-	exit 2
+	if [ "${1:-2}" = 0 ]; then usage_text; else usage_text >&2; fi
+	exit "${1:-2}"
 }
 
 BUS=${BUS:-}
@@ -73,6 +88,14 @@ ADDR=${ADDR:-}
 QUICK=0
 HEADER=
 SHOW_EXPECTED=0
+# getopts has no long options: --help by hand, any other one refused
+for a in "$@"; do
+	case $a in
+	--) break ;;
+	--help) usage 0 ;;
+	--*) err "unknown option '$a'"; usage ;;
+	esac
+done
 while getopts b:a:qH:Eh opt; do
 	case $opt in
 	E) SHOW_EXPECTED=1 ;;
@@ -80,9 +103,12 @@ while getopts b:a:qH:Eh opt; do
 	a) ADDR=$OPTARG ;;
 	q) QUICK=1 ;;
 	H) HEADER=$OPTARG ;;
+	h) usage 0 ;;
 	*) usage ;;
 	esac
 done
+shift $((OPTIND - 1))
+[ $# = 0 ] || { err "unexpected argument '$1'"; usage; }
 
 # expected FACT: what the driver assumes, from lps001wp.h when we have it
 header_has() {

@@ -15,6 +15,8 @@
 #   pi ADDR LINE              the config.txt line of the sensor at ADDR
 #   pc ADDR ADAPTER           the sensor at ADDR on the adapter named ADAPTER
 # `remove` (also run by the package's purge) undoes exactly these.
+# `check` writes nothing: it reads the running system (sysfs, modinfo,
+# dkms status, the kernel log, mokutil).
 #
 # LPS001WP_ROOT=DIR (or --root DIR) works on DIR as the root file system
 # (a staging tree, a test), without needing root. LPS001WP_SHARE=DIR takes
@@ -36,6 +38,7 @@ usage() {
 Usage: sudo $prog pi [--address 0x5c|0x5d] --int1-gpio N | --no-int1
        sudo $prog pc --adapter NAME [--address 0x5c|0x5d] [--allow-absent]
        sudo $prog status
+       sudo $prog check
        sudo $prog remove
        $prog --help
 
@@ -73,7 +76,16 @@ it at every boot, and records what it wrote so that "remove" (or
              --allow-absent       accept a NAME no adapter has now (one
                                   plugged in later); otherwise refused, as
                                   a likely typo
-  status   What $prog wrote, and where.
+  status   What $prog wrote, and where; whether each sensor it declared
+           is bound to the lps001wp driver now.
+  check    Whether the sensor works, one piece a line, each with what to
+           do when it is missing: the module built for the running kernel
+           (DKMS), loaded, the I2C device bound to lps001wp (or to
+           st_pressure_i2c, or to none: then Secure Boot's word), its IIO
+           device, one reading in hPa and °C. Exits 0 when every sensor
+           found gave a reading, 1 otherwise, its last line naming the
+           first piece missing. Works without root too, but for the
+           kernel log (as /usr/sbin/$prog check).
   remove   Undo all of it: config.txt back to what it was before (only
            its own lines removed if it was edited since), the files it
            wrote deleted.
@@ -464,7 +476,7 @@ cmd_status() {
 		return 0
 	fi
 	records pi | while IFS="$tab" read -r a line; do
-		echo "pi: sensor at $a: $line"
+		echo "pi: sensor at $a: $line: $(sensor_state pi "$a" "$line")"
 	done
 	records config | while IFS="$tab" read -r p sum all; do
 		if [ "$(sha "$R$p" 2>/dev/null)" = "$sum" ]; then
@@ -475,7 +487,7 @@ cmd_status() {
 		[ "$all" = 0 ] || echo "config.txt: an [all] line added before them"
 	done
 	records pc | while IFS="$tab" read -r a name; do
-		echo "pc: sensor at $a on the adapter named \"$name\""
+		echo "pc: sensor at $a on the adapter named \"$name\": $(sensor_state pc "$a" "$name")"
 	done
 	records file | while IFS="$tab" read -r p sum; do
 		echo "file: $R$p"
@@ -553,6 +565,301 @@ cmd_refresh() {
 	commit_manifest
 }
 
+# ---- the sensors as the kernel sees them (check, status) ----
+
+i2c_devices=/sys/bus/i2c/devices
+
+# driver_of DEV: the driver the I2C device DEV (a sysfs path) is bound to,
+# or nothing
+driver_of() {
+	do_l=$(readlink "$1/driver" 2> /dev/null) || return 0
+	echo "${do_l##*/}"
+}
+
+# where DEV: "N-00AA (0xAA on "ADAPTER")"
+where() {
+	w_n=${1##*/}
+	w_a=$(cat "$R$i2c_devices/i2c-${w_n%%-*}/name" 2> /dev/null || echo '?')
+	echo "$w_n (0x${w_n#*-00} on \"$w_a\")"
+}
+
+# sensor_devices: the I2C devices that are, or could be, an LPS001WP for
+# this driver: those bound to it, and those named lps001wp (the name the
+# udev rule and a device tree node "st,lps001wp" give; st_pressure_i2c
+# binds that name too). One sysfs path a line.
+sensor_devices() {
+	for sd_d in "$R/sys/bus/i2c/drivers/$client"/*-* "$R$i2c_devices"/*-*; do
+		[ -e "$sd_d/name" ] || continue
+		case $sd_d in
+		*/drivers/*) ;;
+		*) [ "$(cat "$sd_d/name" 2> /dev/null)" = "$client" ] || continue ;;
+		esac
+		echo "$R$i2c_devices/${sd_d##*/}"
+	done | sort -u
+}
+
+# setup_device KIND ADDR NAME: the I2C device of a sensor setup declared
+# (a pi or pc record): SD_DEV its sysfs path; when it has none, SD_WHY
+# says why and SD_DO what to do
+setup_device() {
+	SD_DEV='' SD_WHY='' SD_DO=''
+	sd_hex=$(printf '%04x' "$2")
+	if [ "$1" = pc ]; then
+		sd_bus=''
+		for sd_f in "$R$i2c_devices"/i2c-*/name; do
+			[ -r "$sd_f" ] || continue
+			# shellcheck disable=SC2254 # NAME is a glob on purpose
+			case $(cat "$sd_f") in $3) ;; *) continue ;; esac
+			sd_n=${sd_f%/name}
+			sd_n=${sd_n##*/i2c-}
+			sd_bus=${sd_bus:+$sd_bus, }$sd_n
+			if [ -e "$R$i2c_devices/$sd_n-$sd_hex" ]; then
+				SD_DEV=$R$i2c_devices/$sd_n-$sd_hex
+				return 0
+			fi
+		done
+		if [ -z "$sd_bus" ]; then
+			SD_WHY="no I2C adapter named \"$3\" is plugged in"
+			SD_DO="plug it in; 'sudo i2cdetect -l' lists the adapters' names, which \"$3\" must match"
+		else
+			SD_WHY="the adapter is bus $sd_bus, and the udev rule has not created its device"
+			SD_DO="unplug and plug the adapter in again, or: sudo udevadm trigger --action=add --subsystem-match=i2c"
+		fi
+	else
+		for sd_d in "$R$i2c_devices"/*-"$sd_hex"; do
+			[ -e "$sd_d/name" ] && [ "$(cat "$sd_d/name")" = "$client" ] && { SD_DEV=$sd_d; return 0; }
+		done
+		SD_WHY="config.txt has its line, and no device is at $2"
+		SD_DO="reboot: the overlay loads at boot; after a reboot, check that the line is under [all] in config.txt"
+	fi
+}
+
+# state_of DEV: whether the I2C device DEV is bound to this driver, in words
+state_of() {
+	so_drv=$(driver_of "$1")
+	case $so_drv in
+	"$client")
+		so_iio=
+		for so_i in "$1"/iio:device*; do
+			[ -e "$so_i" ] && so_iio=", ${so_i##*/}"
+		done
+		echo "bound to $client (${1##*/}$so_iio)" ;;
+	'') echo "not bound: ${1##*/} exists, no driver has it" ;;
+	*) echo "not bound: ${1##*/} is bound to $so_drv" ;;
+	esac
+}
+
+# sensor_state KIND ADDR NAME: whether a sensor setup declared is bound
+# now, in words
+sensor_state() {
+	setup_device "$@"
+	if [ -n "$SD_DEV" ]; then
+		ss=$(state_of "$SD_DEV")
+	else
+		ss="not bound: $SD_WHY"
+	fi
+	case $ss in
+	bound*) echo "$ss" ;;
+	*) echo "$ss ('$prog check' says what to do)" ;;
+	esac
+}
+
+# ---- check ----
+
+# One fact a line: "ok", or "MISSING" with what to do on the lines below
+# (TEXT, one line each). The last line names the first fact missing.
+found() { printf 'ok       %s\n' "$1"; }
+missing() {
+	printf 'MISSING  %s\n' "$1"
+	[ -n "$first" ] || first=$1
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed '/^$/d; s/^/         /'
+}
+
+# kernel_log ERE: the last lines of the kernel log that match, or why it
+# could not be read
+kernel_log() {
+	if ! kl_all=$(dmesg 2> /dev/null); then
+		echo "(the kernel log needs root: sudo $prog check)"
+		return 0
+	fi
+	# without dmesg's time stamps
+	printf '%s\n' "$kl_all" | grep -E "$1" | tail -n 3 | sed 's/^\[[^]]*\] *//; s/^/kernel log: /'
+	return 0
+}
+
+# secure_boot: what Secure Boot has to do with a module that is not loaded
+secure_boot() {
+	if command -v mokutil > /dev/null; then
+		sb_state=$(mokutil --sb-state 2>&1 | head -n 1)
+	else
+		sb_state="unknown, mokutil is not installed (sudo apt install mokutil; mokutil --sb-state)"
+	fi
+	echo "Secure Boot: $sb_state"
+	sb_log=$(kernel_log 'Key was rejected|module verification failed|with unavailable key|unsigned module loading is restricted')
+	[ -z "$sb_log" ] || echo "$sb_log"
+	case $sb_state$sb_log in
+	*"SecureBoot enabled"* | *"Key was rejected"* | *"unavailable key"* | *restricted*)
+		echo "Secure Boot loads only modules signed by a key it knows: enroll DKMS's key once,"
+		echo "  sudo mokutil --import /var/lib/dkms/mok.pub (Ubuntu: /var/lib/shim-signed/mok/MOK.der),"
+		echo "  reboot and choose \"Enroll MOK\" (README.md, Troubleshooting, Secure Boot)" ;;
+	esac
+}
+
+# check_module KVER: the module built for the running kernel
+check_module() {
+	cm_file=$(modinfo -n "$client" 2> /dev/null || true)
+	cm_dkms=
+	if command -v dkms > /dev/null; then
+		cm_dkms=$(dkms status -m "$client" -k "$1" 2> /dev/null | head -n 1)
+	fi
+	if [ -n "$cm_file" ]; then
+		# DKMS's "lps001wp/V, KVER, ARCH: installed" without the kernel
+		found "module built for $1: $cm_file${cm_dkms:+ (DKMS: ${cm_dkms%%,*} ${cm_dkms##*: })}"
+		return 0
+	fi
+	cm_do=
+	# the floor of lps001wp.h's #error
+	case $1 in
+	[0-5].* | 6.0 | 6.0[.-]*)
+		cm_do="the driver needs Linux 6.1 or later: boot a newer kernel (Ubuntu 22.04: its HWE kernel)$nl" ;;
+	esac
+	if ! command -v dkms > /dev/null || { [ -z "$cm_dkms" ] && [ ! -d "/var/lib/dkms/$client" ]; }; then
+		cm_do="${cm_do}DKMS knows no $client: install the lps001wp-dkms package (README.md, Install)"
+	else
+		[ -z "$cm_dkms" ] || cm_do="${cm_do}DKMS: $cm_dkms$nl"
+		case $1 in
+		*bpo*)
+			# shellcheck disable=SC1091
+			cm_s=$(. /etc/os-release 2> /dev/null && echo "${VERSION_CODENAME:-}")
+			cm_do="${cm_do}a backports kernel: its headers are in backports too:$nl  sudo apt install -t ${cm_s:-<release>}-backports linux-headers-$1" ;;
+		*-rpi-*)
+			cm_do="${cm_do}install its headers: sudo apt install linux-headers-rpi-${1##*-rpi-}" ;;
+		*)
+			cm_do="${cm_do}install its headers: sudo apt install linux-headers-$1" ;;
+		esac
+		cm_do="$cm_do${nl}then: sudo dkms autoinstall"
+		for cm_log in /var/lib/dkms/"$client"/*/build/make.log; do
+			[ -r "$cm_log" ] || continue
+			cm_err=$(grep -m 1 -E 'error:|Error [0-9]' "$cm_log" || true)
+			[ -z "$cm_err" ] || cm_do="$cm_do${nl}the last build failed ($cm_log):$nl  $cm_err"
+		done
+	fi
+	missing "module built for $1: none" "$cm_do"
+}
+
+# reading IIO: one reading through the IIO device's sysfs files
+reading() {
+	rd_v=
+	for rd_a in in_pressure_raw in_pressure_scale in_temp_raw in_temp_scale; do
+		if ! rd_x=$(cat "$1/$rd_a" 2>&1) || [ -z "$rd_x" ]; then
+			case $rd_x in
+			*"timed out"*) rd_do="the chip answers but gave no sample: check its power" ;;
+			*) rd_do="the chip did not answer: check its wiring and power" ;;
+			esac
+			missing "a reading from ${1##*/}: $rd_a: ${rd_x##*: }" \
+				"$rd_do; the driver's messages: sudo dmesg | grep lps001wp"
+			return 0
+		fi
+		rd_v="$rd_v $rd_x"
+	done
+	# IIO's units: pressure in kPa (x 10: hPa), temperature in m°C
+	# shellcheck disable=SC2086 # four numbers
+	found "a reading from ${1##*/}: $(echo $rd_v | awk '{ printf "%.2f hPa, %.2f °C", $1 * $2 * 10, $3 * $4 / 1000 }')"
+	readings=$((readings + 1))
+}
+
+cmd_check() {
+	[ $# = 0 ] || bad_usage "check: unknown option '$1'"
+	[ -z "$R" ] || bad_usage "check: looks at the running system; --root does not apply"
+	PATH=$PATH:/usr/sbin:/sbin
+	first='' readings=0 kver=$(uname -r)
+	echo "$prog check: kernel $kver"
+	check_module "$kver"
+
+	devs=$(sensor_devices)
+	loaded=
+	if [ -d "/sys/module/$client" ]; then
+		found "module loaded: $client $(cat "/sys/module/$client/version" 2> /dev/null)"
+		loaded=1
+	elif [ -z "$devs" ]; then
+		# not missing yet: udev loads it for a device, and there is none
+		printf -- '--       module loaded: no, and no device to load it for yet\n'
+	else
+		missing "module loaded: no" \
+			"udev loads it when the device appears; by hand: sudo modprobe $client$nl$(secure_boot)"
+	fi
+
+	# the sensors setup declared that have no device
+	recs=$(records pi | sed "s/^/pi$tab/"; records pc | sed "s/^/pc$tab/")
+	while IFS="$tab" read -r kind a rest; do
+		[ -n "$kind" ] || continue
+		setup_device "$kind" "$a" "$rest"
+		[ -z "$SD_DEV" ] || continue
+		case $kind in
+		pc) missing "I2C device of the sensor at $a on \"$rest\" ($prog pc): none" "$SD_WHY$nl$SD_DO" ;;
+		pi) missing "I2C device of the sensor at $a ($rest, $prog pi): none" "$SD_WHY$nl$SD_DO" ;;
+		esac
+	done <<-EOF
+	$recs
+	EOF
+
+	bound=
+	for d in $devs; do
+		drv=$(driver_of "$d")
+		case $drv in
+		"$client")
+			found "I2C device bound to $client: $(where "$d")"
+			bound="$bound $d" ;;
+		'')
+			if [ -z "$loaded" ]; then
+				m_do="the module is not loaded (above)"
+			else
+				m_do="the driver did not take it:$nl$(kernel_log "$client|${d##*/}")$nl\"WHO_AM_I read failed\": nothing answers at that address (wiring, power, SDO, CS)"
+			fi
+			missing "I2C device bound to $client: no, $(where "$d") has no driver" "$m_do" ;;
+		*)
+			missing "I2C device bound to $client: no, $(where "$d") is bound to $drv" \
+				"mainline's st_pressure_i2c took it ($prog pc prevents that); give it to $client:$nl  echo ${d##*/} | sudo tee /sys/bus/i2c/drivers/$drv/unbind$nl  sudo modprobe $client && echo ${d##*/} | sudo tee /sys/bus/i2c/drivers/$client/bind" ;;
+		esac
+	done
+	if [ -z "$devs" ] && [ -z "$recs" ]; then
+		missing "I2C device bound to $client: none, and $prog declared none" \
+			"on a PC: sudo $prog pc --adapter NAME; on a Raspberry Pi: sudo $prog pi ... (README.md, Install)"
+	fi
+
+	for d in $bound; do
+		iio=
+		for i in "$d"/iio:device*; do
+			[ -e "$i" ] && iio=$i
+		done
+		if [ -z "$iio" ]; then
+			missing "IIO device of ${d##*/}: none" "the driver is bound and registered no IIO device:$nl$(kernel_log "$client|${d##*/}")"
+			continue
+		fi
+		if [ -d "$iio/events" ]; then
+			int1="INT1: trigger lps001wp-dev${iio##*device}, events"
+		else
+			int1="no INT1: no events, streaming with a software trigger"
+		fi
+		found "IIO device: ${iio##*/} of ${d##*/} ($int1)"
+		reading "$iio"
+	done
+
+	if [ -n "$first" ]; then
+		if [ "$readings" = 0 ]; then
+			echo "$prog check: no reading: $first"
+		else
+			echo "$prog check: $readings reading(s), but $first"
+		fi
+		return 1
+	fi
+	if [ "$readings" = 0 ]; then
+		echo "$prog check: no reading"
+		return 1
+	fi
+	echo "$prog check: the sensor works"
+}
+
 # ---- main ----
 
 cmd=
@@ -561,12 +868,12 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	--root) [ $# -ge 2 ] || bad_usage "--root needs a directory"; R=$2; shift ;;
 	--root=*) R=${1#*=} ;;
-	pi | pc | status | remove | refresh) cmd=$1; shift; break ;;
+	pi | pc | status | check | remove | refresh) cmd=$1; shift; break ;;
 	*) bad_usage "unknown command or option '$1'" ;;
 	esac
 	shift
 done
-[ -n "$cmd" ] || bad_usage "no command: pi, pc, status or remove"
+[ -n "$cmd" ] || bad_usage "no command: pi, pc, status, check or remove"
 if [ -n "$R" ]; then
 	[ -d "$R" ] || bad_usage "--root $R: no such directory"
 	R=$(cd "$R" && pwd)
@@ -578,6 +885,7 @@ case $cmd in
 pi) cmd_pi "$@" ;;
 pc) cmd_pc "$@" ;;
 status) cmd_status "$@" ;;
+check) cmd_check "$@" ;;
 remove) cmd_remove "$@" ;;
 refresh) cmd_refresh "$@" ;;
 esac

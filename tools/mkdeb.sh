@@ -47,8 +47,7 @@ LPS001WP_VERSION=$version sh "$root/tools/lps001wp-dkms.sh" stage "$src"
 cp -a "$root/debian" "$src/debian"
 # What the package brings beside the module's sources (debian/rules)
 for f in README.md Documentation/iio/lps001wp.rst Documentation/devicetree/overlays/lps001wp-overlay.dts \
-	Documentation/devicetree/overlays/README tools/lps001wp-setup.sh tools/lps001wp-hwcheck.sh \
-	tools/90-lps001wp.rules; do
+	Documentation/devicetree/overlays/README tools/lps001wp-setup.sh tools/lps001wp-hwcheck.sh; do
 	mkdir -p "$(dirname "$src/$f")"
 	cp "$root/$f" "$src/$f"
 done
