@@ -10,6 +10,9 @@
  *   lps001wp-read events [-d DEV] [--rising] [--falling] [--threshold HPA]
  *                        [--reference HPA|now] [-n N]
  *
+ * stream puts back every file it changed; events the event enables (the
+ * reference and the threshold are settings: they stay).
+ *
  * Exit status: 0 done, 1 an error (one line on stderr), 2 a bad command line.
  * The manual page is tools/lps001wp-read.1.
  */
@@ -65,7 +68,8 @@ static const char usage_text[] =
 	"  --reference HPA|now  set the reference DELTA is taken against\n"
 	"  -h, --help        this text\n"
 	"\n"
-	"stream and events put back what they changed when they end.\n"
+	"stream puts back what it changed when it ends, events the enables\n"
+	"(the reference and threshold stay as set).\n"
 	"See lps001wp-read(1).\n";
 
 static void usage_error(const char *fmt, ...)
@@ -244,6 +248,18 @@ static double get_double(const struct dev *d, const char *attr)
 	if (errno || end == buf || *end)
 		die("%s: %s holds '%s', not a number", d->name, attr, buf);
 	return v;
+}
+
+/* Write VALUE to ATTR of D for good, or die */
+static void put(const struct dev *d, const char *attr, const char *value)
+{
+	char path[PATH_MAX];
+	int err;
+
+	attr_path(d, attr, path, sizeof(path));
+	err = write_attr(path, value);
+	if (err)
+		die("%s: writing %s to %s: %s%s", d->name, value, attr, strerror(-err), hint(-err));
 }
 
 /* Write VALUE to ATTR of D, keeping the old value for restore_all() */
@@ -734,13 +750,18 @@ static int cmd_events(const struct dev *d, long count, int rising, int falling,
 		    errno == EBUSY ? " (another program watches them: only one can)" : "");
 	close(fd);
 
+	/*
+	 * The reference and the threshold stay, as settings (DELTA in later
+	 * readings is against this reference); the enables go back: an enabled
+	 * event nobody watches keeps the chip converting.
+	 */
 	if (reference) {
 		snprintf(num, sizeof(num), "%ld", ref);
-		set(d, "in_pressure1_reference_raw", num);
+		put(d, "in_pressure1_reference_raw", num);
 	}
 	if (threshold) {
 		snprintf(num, sizeof(num), "%ld", ths);
-		set(d, "events/in_pressure1_thresh_either_value", num);
+		put(d, "events/in_pressure1_thresh_either_value", num);
 	}
 	set(d, "events/in_pressure1_thresh_rising_en", rising ? "1" : "0");
 	set(d, "events/in_pressure1_thresh_falling_en", falling ? "1" : "0");
