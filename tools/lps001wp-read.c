@@ -154,6 +154,8 @@ static int read_attr(const char *path, char *buf, size_t size)
 	if (n < 0)
 		return -err;
 	buf[n] = '\0';
+	/* current_timestamp_clock's answer ends in "\n\0" (the IIO core's sizeof) */
+	n = (ssize_t)strlen(buf);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
