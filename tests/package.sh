@@ -619,6 +619,12 @@ cp /lib/udev/rules.d/80-drivers.rules "$u/"
 # user gets now (the package ships tools/90-lps001wp.rules as an example).
 cp "$work/setup.rules" "$u/90-lps001wp-setup.rules"
 cp "$work/setup.conf" "$u/lps001wp-setup.conf"
+# The package's plugdev rule and its lps001wp-read (run through the
+# loader above), for the group's rights (suite udev-rule).
+dpkg-deb --fsys-tarfile "$debs/$v2/$deb2" | tar -xO ./usr/lib/udev/rules.d/60-lps001wp-plugdev.rules > "$u/60-lps001wp-plugdev.rules"
+dpkg-deb --fsys-tarfile "$debs/$v2/$deb2" | tar -xO ./usr/bin/lps001wp-read > "$u/lps001wp-read"
+chmod 755 "$u/lps001wp-read"
+ldd "$u/lps001wp-read" | awk '/=> \// {print $3}' | while read -r lib; do cp -L "$lib" "$u/lib/"; done
 grep -q 'ATTR{name}=="i2c-tiny-usb\*", ATTR{new_device}="lps001wp 0x5c"$' "$root/tools/90-lps001wp.rules" ||
 	fail "tools/90-lps001wp.rules takes an adapter name" "no ATTR{name}==\"i2c-tiny-usb*\" rule line to set it in"
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed
