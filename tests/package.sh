@@ -326,7 +326,7 @@ in_chroot lps001wp-read --help > "$logs/read.log" 2>&1 || fail "$name" "--help: 
 grep -q '^usage: lps001wp-read \[once\] \[-d DEV\]$' "$logs/read.log" || fail "$name" "--help printed no usage" "$logs/read.log"
 rc=0
 in_chroot lps001wp-read > "$logs/read.log" 2>&1 || rc=$?
-if [ "$rc" != 1 ] || [ "$(cat "$logs/read.log")" != "lps001wp-read: no device of the lps001wp driver: /sys/bus/iio/devices is missing (no IIO in this kernel?)" ]; then
+if [ "$rc" != 1 ] || [ "$(cat "$logs/read.log")" != "lps001wp-read: no device of the lps001wp driver: /sys/bus/iio/devices is missing (IIO not loaded)" ]; then
 	fail "$name" "exit status $rc" "$logs/read.log"
 fi
 ok "$name"

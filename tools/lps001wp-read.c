@@ -37,6 +37,10 @@
 #include <linux/iio/types.h>
 
 #define PROG "lps001wp-read"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* where to read on */
+#define SEE_README "(README, Troubleshooting)"
+#define PERM_HINT " (run it as root, or in group plugdev: lps001wp-read(1), PERMISSIONS)"
 #define IIO_DIR "/sys/bus/iio/devices"
 #define DRIVER "lps001wp"
 /* The driver's scan: pressure, temperature, DELTA, timestamp */
@@ -109,6 +113,7 @@ static int restore_all(void)
 	while (nsaved > 0) {
 		struct saved *s = &saved[--nsaved];
 		int err = write_attr(s->path, s->value);
+
 		if (err) {
 			fprintf(stderr, PROG ": could not put back %s (%s): %s\n",
 				s->path, s->value, strerror(-err));
@@ -203,7 +208,7 @@ static const char *hint(int err)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return " (run it as root, or as a member of group plugdev: lps001wp-read(1), PERMISSIONS)";
+		return PERM_HINT;
 	case EBUSY:
 		return " (the buffer is in use: stop the other reader first)";
 	case ENODEV:
@@ -270,7 +275,7 @@ static void set(const struct dev *d, const char *attr, const char *value)
 	struct saved *s;
 	int err;
 
-	if (nsaved == (int)(sizeof(saved) / sizeof(saved[0])))
+	if (nsaved == (int)ARRAY_SIZE(saved))
 		die("internal: too many attributes to put back");
 	s = &saved[nsaved];
 	attr_path(d, attr, s->path, sizeof(s->path));
@@ -350,8 +355,9 @@ static void find_named(const char *want, struct dev *d)
 
 		/* an I2C device name: its iio:deviceN child */
 		snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%.64s", want);
-		if (strchr(want, '/') || !(dir = opendir(path)))
-			die("no device '%s': give iio:deviceN or an I2C device such as 1-005c", want);
+		dir = strchr(want, '/') ? NULL : opendir(path);
+		if (!dir)
+			die("no device '%s': give iio:deviceN or an I2C device (1-005c)", want);
 		*iio = '\0';
 		while ((e = readdir(dir)))
 			if (!strncmp(e->d_name, "iio:device", 10)) {
@@ -360,7 +366,7 @@ static void find_named(const char *want, struct dev *d)
 			}
 		closedir(dir);
 		if (!*iio)
-			die("I2C device %s has no IIO device: is it bound to the lps001wp driver?", want);
+			die("I2C device %s has no IIO device: is lps001wp its driver?", want);
 	}
 	snprintf(path, sizeof(path), IIO_DIR "/%s", iio);
 	if (!exists(path))
@@ -369,7 +375,7 @@ static void find_named(const char *want, struct dev *d)
 	if (ret < 0)
 		die("%s is not an LPS001WP (its name is not lps001wp)", iio);
 	if (ret > 0)
-		die("%s (%s) is driven by %s, not lps001wp: bind it to lps001wp (README, Troubleshooting)",
+		die("%s (%s) is driven by %s, not lps001wp: bind it to lps001wp " SEE_README,
 		    d->name, d->i2c, other);
 }
 
@@ -384,7 +390,7 @@ static void find_only(struct dev *d)
 
 	dir = opendir(IIO_DIR);
 	if (!dir)
-		die("no device of the lps001wp driver: " IIO_DIR " is missing (no IIO in this kernel?)");
+		die("no device of the lps001wp driver: " IIO_DIR  " is missing (IIO not loaded)");
 	while ((e = readdir(dir))) {
 		int ret = probe_dev(e->d_name, &cand, other, sizeof(other));
 		size_t l;
@@ -400,16 +406,17 @@ static void find_only(struct dev *d)
 		if (!found++)
 			*d = cand;
 		l = strlen(list);
-		snprintf(list + l, sizeof(list) - l, "%s%s (%s)", l ? ", " : "", cand.name, cand.i2c);
+		snprintf(list + l, sizeof(list) - l, "%s%s (%s)", l ? ", " : "",
+			 cand.name, cand.i2c);
 	}
 	closedir(dir);
 	if (found > 1)
 		die("%d lps001wp devices: %s; choose one with -d", found, list);
 	if (!found && *foreign)
-		die("no device of the lps001wp driver; driven by another: %s (README, Troubleshooting)",
-		    foreign);
+		die("no device of the lps001wp driver; driven by another: %s " SEE_README, foreign);
 	if (!found)
-		die("no device of the lps001wp driver: is the module loaded and the sensor declared? (README, Troubleshooting)");
+		die("no device of the lps001wp driver: is the module loaded and the sensor declared? "
+		    SEE_README);
 }
 
 /* ---- units ---- */
@@ -582,7 +589,8 @@ static int trigger_exists(const char *name)
 static int cmd_stream(const struct dev *d, long count, int csv, const char *trigger)
 {
 	struct chan chans[NCHAN] = {
-		{ .name = "pressure" }, { .name = "temp" }, { .name = "pressure1" }, { .name = "timestamp" },
+		{ .name = "pressure" }, { .name = "temp" },
+		{ .name = "pressure1" }, { .name = "timestamp" },
 	};
 	const struct chan *cp, *ct, *cd, *cts;
 	unsigned char buf[64 * 32];
@@ -606,20 +614,23 @@ static int cmd_stream(const struct dev *d, long count, int csv, const char *trig
 	cts = chan_named(chans, NCHAN, "timestamp");
 
 	if (get_long(d, "buffer/enable"))
-		die("%s: its buffer is enabled already: another program streams from it (iio_readdev?)",
+		die("%s: its buffer is enabled already: another program (iio_readdev?) streams",
 		    d->name);
 	get(d, "trigger/current_trigger", cur, sizeof(cur));
 	snprintf(own, sizeof(own), "lps001wp-dev%d", d->n);
 	if (trigger) {
 		if (!trigger_exists(trigger))
-			die("no trigger named '%s' (their names: cat " IIO_DIR "/trigger*/name)", trigger);
+			die("no trigger named '%s' (see cat " IIO_DIR "/trigger*/name)", trigger);
 	} else if (*cur) {
 		trigger = cur;
 	} else if (trigger_exists(own)) {
 		trigger = own;
 	} else {
-		die("%s has no trigger: without INT1 there is no %s; make a software trigger and name it with --trigger, e.g. modprobe iio-trig-hrtimer; mkdir /sys/kernel/config/iio/triggers/hrtimer/lps; echo 12.5 > " IIO_DIR "/triggerN/sampling_frequency of lps; then --trigger lps (lps001wp-read(1), TRIGGERS)",
-		    d->name, own);
+		die("%s has no trigger: without INT1 there is no %s; make a software trigger and "
+		    "name it with --trigger, e.g. modprobe iio-trig-hrtimer; "
+		    "mkdir /sys/kernel/config/iio/triggers/hrtimer/lps; echo 12.5 > "
+		    IIO_DIR "/triggerN/sampling_frequency of lps; then --trigger lps "
+		    "(lps001wp-read(1), TRIGGERS)", d->name, own);
 	}
 
 	/* The node first: without the right to read it, nothing is changed */
@@ -658,7 +669,7 @@ static int cmd_stream(const struct dev *d, long count, int csv, const char *trig
 		if (ret < 0)
 			die("%s: poll: %s", d->node, strerror(errno));
 		if (ret == 0)
-			die("%s: no scan in %d s from trigger %s: is it running (its sampling_frequency)?",
+			die("%s: no scan in %d s from trigger %s: is it running (sampling_frequency)?",
 			    d->name, SCAN_TIMEOUT_MS / 1000, trigger);
 		n = read(fd, buf + have, sizeof(buf) - have);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -713,7 +724,8 @@ static long hpa_to_raw(const char *opt, const char *arg, const struct scales *sc
 	double raw = parse_hpa(opt, arg) / sc->hpa + 0.5;
 
 	if (raw >= 65536)
-		usage_error("%s: %s hPa is above the register's %.4f hPa", opt, arg, 65535 * sc->hpa);
+		usage_error("%s: %s hPa is above the register's %.4f hPa", opt, arg,
+			    65535 * sc->hpa);
 	return (long)raw;
 }
 
@@ -732,8 +744,8 @@ static int cmd_events(const struct dev *d, long count, int rising, int falling,
 	realtime = clock_is_realtime(d);
 	attr_path(d, ev_dir, path, sizeof(path));
 	if (!exists(path))
-		die("%s has no threshold events: the driver has no interrupt (INT1 not wired or not declared; lps001wp-read(1), EVENTS)",
-		    d->name);
+		die("%s has no threshold events: the driver has no interrupt "
+		    "(INT1 not wired or not declared; lps001wp-read(1), EVENTS)", d->name);
 	/* bad values are refused before anything is changed */
 	if (threshold)
 		ths = hpa_to_raw("--threshold", threshold, &sc);
@@ -741,8 +753,10 @@ static int cmd_events(const struct dev *d, long count, int rising, int falling,
 		ref = hpa_to_raw("--reference", reference, &sc);
 	else if (reference)
 		ref = get_long(d, "in_pressure_raw");
-	if (!rising && !falling)
-		rising = falling = 1;
+	if (!rising && !falling) {
+		rising = 1;
+		falling = 1;
+	}
 
 	fd = open(d->node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -789,7 +803,8 @@ static int cmd_events(const struct dev *d, long count, int rising, int falling,
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n != (ssize_t)sizeof(ev))
-			die("%s: reading an event: %s", d->node, n < 0 ? strerror(errno) : "short read");
+			die("%s: reading an event: %s", d->node,
+			    n < 0 ? strerror(errno) : "short read");
 		dir = IIO_EVENT_CODE_EXTRACT_DIR(ev.id);
 		print_time(ev.timestamp, realtime);
 		if (IIO_EVENT_CODE_EXTRACT_CHAN_TYPE(ev.id) != IIO_PRESSURE ||
