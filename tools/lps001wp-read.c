@@ -390,7 +390,7 @@ static void find_only(struct dev *d)
 
 	dir = opendir(IIO_DIR);
 	if (!dir)
-		die("no device of the lps001wp driver: " IIO_DIR  " is missing (IIO not loaded)");
+		die("no device of the lps001wp driver: " IIO_DIR " is missing (IIO not loaded)");
 	while ((e = readdir(dir))) {
 		int ret = probe_dev(e->d_name, &cand, other, sizeof(other));
 		size_t l;
