@@ -156,7 +156,7 @@ check_eq "once after the faults: the reading again" "0 $ONCE" "$RC $(cat /tmp/ag
 # ---- bad command lines: exit 2, the reason, the usage; --help: exit 0 ----
 bad=
 for args in "--frob" "stream --threshold 2" "events --threshold -1" "events --threshold x" \
-	"stream -n 0" "once --csv" "frob" "-d"; do
+	"events --reference 1000 --threshold 9999999" "stream -n 0" "once --csv" "frob" "-d"; do
 	# shellcheck disable=SC2086 # the arguments, split on purpose
 	run bad $args
 	[ "$RC" = 2 ] && [ ! -s /tmp/bad.out ] && grep -q '^lps001wp-read: ' /tmp/bad.err &&
