@@ -379,21 +379,27 @@ static void find_named(const char *want, struct dev *d)
 		    d->name, d->i2c, other);
 }
 
+static int by_number(const void *a, const void *b)
+{
+	return ((const struct dev *)a)->n - ((const struct dev *)b)->n;
+}
+
 /* The one device of the lps001wp driver */
 static void find_only(struct dev *d)
 {
-	char other[64], list[512] = "", foreign[256] = "";
+	char other[64], foreign[256] = "";
+	struct dev found[8];
 	const struct dirent *e;
 	struct dev cand;
+	size_t l;
 	DIR *dir;
-	int found = 0;
+	int n = 0;
 
 	dir = opendir(IIO_DIR);
 	if (!dir)
 		die("no device of the lps001wp driver: " IIO_DIR " is missing (IIO not loaded)");
 	while ((e = readdir(dir))) {
 		int ret = probe_dev(e->d_name, &cand, other, sizeof(other));
-		size_t l;
 
 		if (ret < 0)
 			continue;
@@ -403,20 +409,30 @@ static void find_only(struct dev *d)
 				 l ? ", " : "", cand.name, cand.i2c, other);
 			continue;
 		}
-		if (!found++)
-			*d = cand;
-		l = strlen(list);
-		snprintf(list + l, sizeof(list) - l, "%s%s (%s)", l ? ", " : "",
-			 cand.name, cand.i2c);
+		if (n < (int)ARRAY_SIZE(found))
+			found[n++] = cand;
 	}
 	closedir(dir);
-	if (found > 1)
-		die("%d lps001wp devices: %s; choose one with -d", found, list);
-	if (!found && *foreign)
+	if (n == 1) {
+		*d = found[0];
+		return;
+	}
+	if (n > 1) {
+		char list[512] = "";
+		int i;
+
+		qsort(found, (size_t)n, sizeof(found[0]), by_number);
+		for (i = 0; i < n; i++) {
+			l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%.31s (%.31s)", l ? ", " : "",
+				 found[i].name, found[i].i2c);
+		}
+		die("%d lps001wp devices: %s; choose one with -d", n, list);
+	}
+	if (*foreign)
 		die("no device of the lps001wp driver; driven by another: %s " SEE_README, foreign);
-	if (!found)
-		die("no device of the lps001wp driver: is the module loaded and the sensor declared? "
-		    SEE_README);
+	die("no device of the lps001wp driver: is the module loaded and the sensor declared? "
+	    SEE_README);
 }
 
 /* ---- units ---- */

@@ -138,10 +138,11 @@ check_eq "events: enables put back, reference and threshold stay as set" \
 	"$(echo "$ev_before" | sed 's/in_pressure1_reference_raw=16000 /in_pressure1_reference_raw=16212 /; s/in_pressure1_thresh_either_value=7 /in_pressure1_thresh_either_value=32 /')" \
 	"$(state)"
 
-ev_after=$(state)
-
 # ---- a failed read: strerror, never a number ----
 echo "const 16213 -37" > "$SIM"/5c/stimulus
+echo 16000 > "$D/in_pressure1_reference_raw"
+settled
+ev_after=$(state)
 echo "eio 1" > "$SIM"/5c/fault
 run eio
 note "$(cat /tmp/eio.err)"
