@@ -3,7 +3,7 @@
 # Targets (`make help` prints this list):
 #
 # For users (README.md):
-#   make deb             build/lps001wp-dkms_<version>_all.deb, the package to
+#   make deb             build/lps001wp-dkms_<version>_<arch>.deb, the package to
 #                        install (needs debhelper, device-tree-compiler, and
 #                        dh-dkms where the release has it; DEB_DIR= elsewhere)
 #   make hwcheck [BUS=1] [ADDR=0x5c]
@@ -13,6 +13,8 @@
 #                        own kernel in QEMU, live readings and a threshold event
 #                        (Debian 12 or 13 on x86_64, root; unpacks the kernel
 #                        in /var/cache/lps001wp, installs nothing of it)
+#   make reader          build/lps001wp-read, the reader the package ships in
+#                        /usr/bin (lps001wp-read(1): tools/lps001wp-read.1)
 #   make help            this list
 #
 # Without the package (Documentation/developers.md):
@@ -47,7 +49,7 @@ endif
 moddir := $(INSTALL_MOD_PATH)/lib/modules/$(KERNELRELEASE)
 
 .PHONY: all modules clean install uninstall modules_install deb dkms-install dkms-uninstall \
-	check check-suite demo lint bench hwcheck help
+	check check-suite demo lint bench hwcheck help reader
 
 all: modules
 
@@ -72,6 +74,11 @@ uninstall:
 	rm -f $(moddir)/extra/lps001wp.ko* $(moddir)/updates/lps001wp.ko*
 	rmdir $(moddir)/extra $(moddir)/updates 2>/dev/null || true
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KERNELRELEASE)
+
+# The package builds it with Debian's flags (debian/rules)
+reader:
+	@mkdir -p build
+	$(CC) -O2 -Wall -Wextra -Werror $(CFLAGS) $(LDFLAGS) -o build/lps001wp-read tools/lps001wp-read.c
 
 deb:
 	LPS001WP_VERSION=$(LPS001WP_VERSION) sh tools/mkdeb.sh $(DEB_DIR)

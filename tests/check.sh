@@ -188,11 +188,12 @@ build_dt() {
 }
 
 # build_guest_tools: small static helpers for what busybox cannot do
-# (tests/tools/*.c, e.g. reading IIO events), warnings as errors.
+# (tests/tools/*.c, e.g. reading IIO events), and the reader the package
+# ships (87-reader), warnings as errors.
 build_guest_tools() {
 	local f rc=0
 	plan guest-tools 1
-	for f in "$root"/tests/tools/*.c; do
+	for f in "$root"/tests/tools/*.c "$root"/tools/lps001wp-read.c; do
 		gcc -O2 -Wall -Wextra -Werror -static -o "$build/guest-files/$(basename "${f%.c}")" "$f" || rc=1
 	done
 	# make hwcheck in the guest (80-hwcheck), with the header it reads

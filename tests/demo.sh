@@ -152,8 +152,11 @@ BENCH_INCREMENTAL=1 make_modules "$STOCK_HEADERS" "$build/demo-modules" -j"$(npr
 ok "driver and simulator build against Debian's headers"
 files=$build/demo-files
 mkdir -p "$files"
-gcc -O2 -Wall -static -o "$files/iio_event_wait" "$root/tests/tools/iio_event_wait.c" ||
-	fail "iio_event_wait builds static" "gcc failed"
+# lps001wp-read, the package's reader, is what the demo runs: static, as
+# the guest has no C library
+rm -f "$files/iio_event_wait"
+gcc -O2 -Wall -Wextra -Werror -static -o "$files/lps001wp-read" "$root/tools/lps001wp-read.c" ||
+	fail "lps001wp-read builds static" "gcc failed"
 # Only the stock modules the guest loads (the IIO core, the kfifo buffer,
 # the triggered buffer and what they need), uncompressed for busybox.
 stock_modroot "$STOCK_ROOT" "$kver" "$build/demo-modroot"
@@ -178,15 +181,15 @@ results=$build/demo-results.log first=$build/demo-first
 rm -f "$results" "$first"
 start=$SECONDS
 rc=0
-# The console goes to the terminal through a loop that times the first line
-# of live readings. Its input is not the terminal: timeout (qemu.sh) runs
+# The console goes to the terminal through a loop that times the first
+# reading (lps001wp-read's). Its input is not the terminal: timeout (qemu.sh) runs
 # QEMU in a process group of its own, which the terminal would stop
 # (SIGTTOU) when QEMU set it to raw mode.
 bash "$root/tests/qemu.sh" "$STOCK_VMLINUZ" "$build/demo.cpio.gz" 300 - "$results" \
 	"${args[@]}" quiet loglevel=3 < /dev/null |
 	while IFS= read -r line; do
 		printf '%s\n' "$line"
-		if [ ! -e "$first" ] && [[ $line == *" s "*" hPa "*"°C"* ]]; then
+		if [ ! -e "$first" ] && [[ $line == *"pressure "*" hPa, temperature "*" °C, DELTA "* ]]; then
 			echo "$SECONDS" > "$first"
 		fi
 	done || rc=$?

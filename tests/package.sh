@@ -3,9 +3,11 @@
 #
 # The Debian package end to end (part of `make check`; needs root), in a
 # fresh chroot of the host's Debian release so the host stays as it was:
-# make deb and lintian; apt install ./lps001wp-dkms_<v1>_all.deb into a
+# make deb and lintian; apt install ./lps001wp-dkms_<v1>_amd64.deb into a
 # minimal Debian with Debian's kernel headers (linux-headers-amd64) and
 # dkms's dependencies but no dkms; DKMS built and installed the module for that kernel;
+# lps001wp-read runs there and says there is no device; its plugdev udev
+# rule parses (this machine's udevadm);
 # lps001wp-setup on a stand-in Raspberry Pi (/boot/firmware with a
 # config.txt ending in a [pi4] section, a device tree model) and for a PC
 # adapter: its lines and files, idempotence, bad input refused with nothing
@@ -46,7 +48,7 @@ fail() {
 readme_releases=(debian-12 debian-13)
 # this script's checks, one per README release among them (the boot is
 # check.sh's)
-plan package $((35 + ${#readme_releases[@]}))
+plan package $((37 + ${#readme_releases[@]}))
 
 [ "$(id -u)" = 0 ] || fail setup "needs root (debootstrap, chroot)"
 # shellcheck source=/dev/null
@@ -211,8 +213,9 @@ for v in "$v1" "$v2"; do
 	make -s -C "$root" deb LPS001WP_VERSION="$v" DEB_DIR="$debs/$v" > "$logs/deb-$v.log" 2>&1 ||
 		fail "make deb builds this version and the next for the upgrade" "$v failed" "$logs/deb-$v.log"
 done
-deb1=lps001wp-dkms_${v1}_all.deb
-deb2=lps001wp-dkms_${v2}_all.deb
+# lps001wp-read makes it Architecture: any
+deb1=lps001wp-dkms_${v1}_amd64.deb
+deb2=lps001wp-dkms_${v2}_amd64.deb
 if [ ! -f "$debs/$v1/$deb1" ] || [ ! -f "$debs/$v2/$deb2" ]; then
 	fail "make deb builds this version and the next for the upgrade" "no $deb1 or $deb2 in $debs"
 fi
@@ -220,21 +223,22 @@ ok "make deb builds this version and the next for the upgrade" "$deb1, $deb2"
 
 contents=$(dpkg-deb -c "$debs/$v1/$deb1" | awk '{print $1, $6}' | grep -v '/$' | LC_ALL=C sort -k2 | tr '\n' ' ')
 d=./usr/share/doc/lps001wp-dkms
-want="-rwxr-xr-x ./usr/sbin/lps001wp-hwcheck -rwxr-xr-x ./usr/sbin/lps001wp-setup \
+want="-rwxr-xr-x ./usr/bin/lps001wp-read -rw-r--r-- ./usr/lib/udev/rules.d/60-lps001wp-plugdev.rules \
+-rwxr-xr-x ./usr/sbin/lps001wp-hwcheck -rwxr-xr-x ./usr/sbin/lps001wp-setup \
 -rw-r--r-- $d/Documentation/devicetree/overlays/README -rw-r--r-- $d/Documentation/iio/lps001wp.rst \
 -rw-r--r-- $d/README.md -rw-r--r-- $d/README.overlay -rw-r--r-- $d/changelog.gz -rw-r--r-- $d/copyright \
 -rw-r--r-- ./usr/share/lps001wp-dkms/overlays/lps001wp.dtbo \
--rw-r--r-- ./usr/share/man/man8/lps001wp-hwcheck.8.gz -rw-r--r-- ./usr/share/man/man8/lps001wp-setup.8.gz \
+-rw-r--r-- ./usr/share/man/man1/lps001wp-read.1.gz -rw-r--r-- ./usr/share/man/man8/lps001wp-hwcheck.8.gz -rw-r--r-- ./usr/share/man/man8/lps001wp-setup.8.gz \
 -rw-r--r-- ./usr/src/lps001wp-$v1/Kbuild -rw-r--r-- ./usr/src/lps001wp-$v1/dkms.conf \
 -rw-r--r-- ./usr/src/lps001wp-$v1/lps001wp.c -rw-r--r-- ./usr/src/lps001wp-$v1/lps001wp.h "
-[ "$contents" = "$want" ] || fail "the package holds the sources, the overlay, the two commands and the docs" "it holds: $contents"
+[ "$contents" = "$want" ] || fail "the package holds the sources, the overlay, the three commands, the plugdev rule and the docs" "it holds: $contents"
 # the overlay as the Makefile builds it (tests/overlay.sh tests that one)
 dtc -@ -Wno-unit_address_vs_reg -I dts -O dtb -o "$work/lps001wp.dtbo" \
 	"$root/Documentation/devicetree/overlays/lps001wp-overlay.dts" 2> /dev/null
 dpkg-deb --fsys-tarfile "$debs/$v1/$deb1" | tar -xO ./usr/share/lps001wp-dkms/overlays/lps001wp.dtbo |
 	cmp -s - "$work/lps001wp.dtbo" ||
-	fail "the package holds the sources, the overlay, the two commands and the docs" "its lps001wp.dtbo is not make dtbo's"
-ok "the package holds the sources, the overlay, the two commands and the docs"
+	fail "the package holds the sources, the overlay, the three commands, the plugdev rule and the docs" "its lps001wp.dtbo is not make dtbo's"
+ok "the package holds the sources, the overlay, the three commands, the plugdev rule and the docs"
 
 # Lintian's own profile, pedantic and info tags included; no overrides.
 if lintian --pedantic --display-info --fail-on error,warning,info,pedantic "$debs/$v1/$deb1" > "$logs/lintian.log" 2>&1 &&
@@ -331,6 +335,32 @@ for l in $links; do
 	[ -f "$docdir/$l" ] || fail "$name" "$l: no /usr/share/doc/lps001wp-dkms/$l"
 done
 ok "$name" "$(echo "$links" | wc -l) links"
+
+# The reader the package built, on this release: its usage, and no device
+# in a chroot (no /sys): exit 1 and the reason, never a reading.
+name="lps001wp-read runs: --help exits 0; without a device it exits 1 with the reason"
+in_chroot lps001wp-read --help > "$logs/read.log" 2>&1 || fail "$name" "--help: exit status $?" "$logs/read.log"
+grep -q '^usage: lps001wp-read \[once\] \[-d DEV\]$' "$logs/read.log" || fail "$name" "--help printed no usage" "$logs/read.log"
+rc=0
+in_chroot lps001wp-read > "$logs/read.log" 2>&1 || rc=$?
+if [ "$rc" != 1 ] || [ "$(cat "$logs/read.log")" != "lps001wp-read: no device of the lps001wp driver: /sys/bus/iio/devices is missing (IIO not loaded)" ]; then
+	fail "$name" "exit status $rc" "$logs/read.log"
+fi
+ok "$name"
+
+# The plugdev rule as udev reads it: this machine's udevadm parses every
+# rules file before it tests an event, and names a key it cannot read
+# (a private mount namespace: the host's rules stay as they are).
+name="the plugdev udev rule parses (udevadm test)"
+dpkg-deb --fsys-tarfile "$debs/$v1/$deb1" | tar -xO ./usr/lib/udev/rules.d/60-lps001wp-plugdev.rules > "$work/60-lps001wp-plugdev.rules"
+# shellcheck disable=SC2016 # the inner shell's $1
+unshare -m sh -c 'mount -t tmpfs tmpfs /etc/udev/rules.d && cp "$1" /etc/udev/rules.d/ && udevadm test /sys/class/mem/null' \
+	sh "$work/60-lps001wp-plugdev.rules" > "$logs/udevadm.log" 2>&1
+grep -q 'Reading rules file: /etc/udev/rules.d/60-lps001wp-plugdev.rules' "$logs/udevadm.log" ||
+	fail "$name" "udevadm did not read it" "$logs/udevadm.log"
+! grep '60-lps001wp-plugdev.rules:[0-9]' "$logs/udevadm.log" ||
+	fail "$name" "$(grep '60-lps001wp-plugdev.rules:[0-9]' "$logs/udevadm.log" | head -n 3 | tr '\n' ' ')"
+ok "$name"
 
 # ---- lps001wp-setup ----
 setup() { in_chroot lps001wp-setup "$@"; }
@@ -626,6 +656,12 @@ cp "$work/setup.rules" "$u/90-lps001wp-setup.rules"
 cp "$work/setup.conf" "$u/lps001wp-setup.conf"
 # The package's own lps001wp-setup, for suite setup-check
 cp "$work/lps001wp-setup" "$work/guest-files/lps001wp-setup"
+# The package's plugdev rule and its lps001wp-read (run through the
+# loader above), for the group's rights (suite udev-rule).
+dpkg-deb --fsys-tarfile "$debs/$v2/$deb2" | tar -xO ./usr/lib/udev/rules.d/60-lps001wp-plugdev.rules > "$u/60-lps001wp-plugdev.rules"
+dpkg-deb --fsys-tarfile "$debs/$v2/$deb2" | tar -xO ./usr/bin/lps001wp-read > "$u/lps001wp-read"
+chmod 755 "$u/lps001wp-read"
+ldd "$u/lps001wp-read" | awk '/=> \// {print $3}' | while read -r lib; do cp -L "$lib" "$u/lib/"; done
 # busybox's own i2cget/i2cset serve 15-stub: no host i2c-tools needed
 BENCH_MINIMAL=1 BENCH_EXTRA_FILES=$work/guest-files bash "$root/tests/initramfs.sh" "$build/package.cpio.gz" "$work/modroot" "$kver" "$ko"
 echo "$sroot/boot/vmlinuz-$kver" > "$build/package.kernel"

@@ -5,9 +5,12 @@
 # through its own dynamic loader: the guest has no libc) on Debian's own
 # kernel with mainline's st_pressure_i2c beside the driver. Both drivers
 # claim the I2C name "lps001wp"; the setup keeps st_pressure_i2c from the
-# rule's device only. Booted by tests/package.sh's guest only.
+# rule's device only. Then the package's plugdev rule: the rights it gives
+# that group on the lps001wp device (and not on st_pressure's), used by
+# users in and out of the group with the package's lps001wp-read. Booted by
+# tests/package.sh's guest only.
 
-plan 14
+plan 20
 U=/tests/udev
 ADDR=0x5c
 # a second LPS001WP on the same adapter, not the rule's: st_pressure_i2c's
@@ -68,7 +71,16 @@ mkdir -p /etc/udev/rules.d /etc/modprobe.d /run/udev
 [ -e /usr/lib/modules ] || { mkdir -p /usr/lib && ln -s /lib/modules /usr/lib/modules; }
 cp "$U"/*.rules /etc/udev/rules.d/
 cp "$U"/lps001wp-setup.conf /etc/modprobe.d/
-"$U/lib/ld-linux-x86-64.so.2" --library-path "$U/lib" "$U/systemd-udevd" --daemon --resolve-names=never
+# Users for the plugdev rule: "reader" in plugdev (Debian's gid 46),
+# "other" not; udevd resolves the rule's group name as it reads the rules
+mkdir -p /etc /home
+printf 'root:x:0:0::/root:/bin/sh\nreader:x:1000:1000::/home:/bin/sh\nother:x:1001:1001::/home:/bin/sh\n' > /etc/passwd
+printf 'root:x:0:\nplugdev:x:46:reader\nreader:x:1000:\nother:x:1001:\n' > /etc/group
+printf 'passwd: files\ngroup: files\n' > /etc/nsswitch.conf
+# the initramfs' directories are root's alone (0700): users must reach
+# their shell, /tests/udev's loader and the reader
+chmod 755 / /bin /tests /tests/udev /tests/udev/lib
+"$U/lib/ld-linux-x86-64.so.2" --library-path "$U/lib" "$U/systemd-udevd" --daemon --resolve-names=early
 check_true "systemd-udevd runs" wait_for 10 test -S /run/udev/control
 
 # -- st_pressure_i2c not loaded: udev's modalias load brings lps001wp only
@@ -137,6 +149,42 @@ check_eq "another lps001wp, not at the rule's address: st_pressure_i2c keeps it"
 	st-press-i2c "$(driver_of "$other")"
 check_eq "another lps001wp, not at the rule's address: it reads through st_pressure_i2c: in_pressure_raw" \
 	16212 "$(reads_through "$other" st-press-i2c)"
+
+# -- the plugdev rule (60-lps001wp-plugdev.rules): both devices are there
+for i in "$dev"/iio:device*; do iio=${i##*/}; done
+for i in "$other"/iio:device*; do iio_other=${i##*/}; done
+I=/sys/bus/iio/devices/$iio
+check_eq "plugdev rule: the lps001wp device's node is group plugdev, mode 660" "plugdev 660" \
+	"$(stat -c '%G %a' "/dev/$iio" 2>&1)"
+check_eq "plugdev rule: st_pressure's device node keeps root's" "root 600" \
+	"$(stat -c '%G %a' "/dev/$iio_other" 2>&1)"
+perms=
+for f in buffer/enable buffer/length scan_elements/in_pressure_en scan_elements/in_temp_en \
+	scan_elements/in_pressure1_en scan_elements/in_timestamp_en trigger/current_trigger in_pressure1_reference_raw; do
+	perms="$perms $(stat -c '%G %A' "$I/$f" 2>&1)"
+done
+check_eq "plugdev rule: the files lps001wp-read writes are plugdev's to write" \
+	"$(for i in 1 2 3 4 5 6 7 8; do printf ' plugdev -rw-rw-r--'; done)" "$perms"
+# as USER: open the node, enable a scan element and disable it again
+rights() {
+	# dd's record counts only when the open failed
+	su -s /bin/sh "$1" -c "o=\$(dd if=/dev/$iio of=/dev/null count=0 2>&1) || { echo \"\$o\"; exit 1; }
+		echo 1 > $I/scan_elements/in_pressure_en && echo 0 > $I/scan_elements/in_pressure_en" > /tmp/rights.out 2>&1
+	echo "$? $(head -c 100 /tmp/rights.out)"
+}
+check_eq "plugdev rule: a member of plugdev opens the node and writes a scan element" "0 " "$(rights reader)"
+denied() {
+	case $(rights other) in [1-9]*"can't open '/dev/$iio': Permission denied"*) return 0 ;; esac
+	return 1
+}
+check_true "plugdev rule: a user outside plugdev cannot open it (Permission denied)" denied
+read_as() {
+	su -s /bin/sh "$1" -c "$U/lib/ld-linux-x86-64.so.2 --library-path $U/lib $U/lps001wp-read $2" 2>&1
+	echo "status $?"
+}
+check_eq "the package's lps001wp-read as a user outside plugdev: the lps001wp device's reading (sysfs)" \
+	"pressure 1013.25 hPa, temperature 25.00 °C, DELTA -4.00 hPa (reference 0.00 hPa) status 0" \
+	"$(read_as other | tr '\n' ' ' | sed 's/ $//')"
 
 for a in $OTHER $ADDR; do
 	echo "$a" > "/sys/bus/i2c/devices/i2c-$BUS/delete_device"
