@@ -7,7 +7,7 @@
 #
 #   stock_kernel SUITES KVER VERSION
 #       Debian's KVER packages of VERSION from SUITES (tests/aptfetch.sh):
-#       the image (linux-image-KVER-unsigned; from 7.2 on linux-binary,
+#       the image (linux-image-KVER-unsigned; from 7.2 on, 7.3 too, linux-binary,
 #       linux-modules and linux-base) and the headers with the common
 #       headers and linux-kbuild they depend on, unpacked into one root in
 #       the cache. Sets STOCK_ROOT, STOCK_VMLINUZ, STOCK_CONFIG, STOCK_MODDIR
