@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Cross builds for the boards' architectures (part of `make check`): the
-# driver against 6.1, 6.12 and 7.2 trees prepared for arm64 (defconfig, 64-bit
+# driver against 6.1, 6.12 and 7.3 trees prepared for arm64 (defconfig, 64-bit
 # Raspberry Pi OS and Debian arm64) and 32-bit ARM (multi_v7_defconfig, the
 # older Pis), W=1, no warnings, and the .ko's ELF machine checked; and
 # lps001wp.h's #error for kernels before 6.1.
 # Prints "ok - cross: ..." / "not ok - cross: ..." lines.
 #
-#   cross.sh [BUILD_DIR]     CROSS_SERIES="6.1 6.12 7.2" (default) picks the series
+#   cross.sh [BUILD_DIR]     CROSS_SERIES="6.1 6.12 7.3" (default) picks the series
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,9 +18,9 @@ build=$(mkdir -p "${1:-$root/build}" && cd "${1:-$root/build}" && pwd)
 rc=0
 targets=("arm64 defconfig aarch64-linux-gnu- AArch64" "arm multi_v7_defconfig arm-linux-gnueabihf- ARM")
 # per series and target: the build, the ELF machine
-plan cross $(($(wc -w <<< "${CROSS_SERIES:-6.1 6.12 7.2}") * ${#targets[@]} * 2))
+plan cross $(($(wc -w <<< "${CROSS_SERIES:-6.1 6.12 7.3}") * ${#targets[@]} * 2))
 
-for series in ${CROSS_SERIES:-6.1 6.12 7.2}; do
+for series in ${CROSS_SERIES:-6.1 6.12 7.3}; do
 	for target in "${targets[@]}"; do
 		read -r arch config cross machine <<< "$target"
 		name="$series $arch ($config)"

@@ -3,7 +3,7 @@
 #
 # A Debian environment with one stock kernel series' headers and modules
 # installed, for what needs installed headers of a kernel the host cannot
-# have (`make install`, DKMS): 7.2 in Debian 13 (trixie) with
+# have (`make install`, DKMS): 7.3 in Debian 13 (trixie) with
 # trixie-backports, 6.1 in Debian 12 (bookworm, for a Debian 13 host, which
 # has no 6.1), 6.12 in Debian 13 (for a Debian 12 host, whose 6.12 headers
 # would install their kernel image beside the running one). Everything
@@ -30,7 +30,7 @@ recipe=3
 series=${1:?usage: debian-chroot.sh SERIES [-- CMD...]}
 shift
 case $series in
-7.2) release=trixie backports=trixie-backports ;;
+7.3) release=trixie backports=trixie-backports ;;
 6.1) release=bookworm backports= ;;
 6.12) release=trixie backports= ;;
 *) echo "debian-chroot: no Debian release for series $series" >&2; exit 2 ;;
@@ -65,7 +65,7 @@ read -r headers version < <(awk -v v="$srcver" '$2 == v' <<< "$hlist" | tail -n1
 kver=${headers#linux-headers-}
 # The kernel's modules too, as on a machine running it: dkms runs depmod only
 # where the kernel's modules.dep exists, and compresses as the kernel's
-# modules are. From 7.2 on they are a package of their own.
+# modules are. From 7.2 on (7.3 included) they are a package of their own.
 if grep -qx "linux-modules-$kver $version" <<< "$avail"; then
 	modpkg=linux-modules-$kver
 else

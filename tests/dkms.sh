@@ -15,7 +15,7 @@
 #
 # KERNELRELEASE (or DKMS_KVER): the kernel to build for (default: the version
 # linux-headers-amd64 depends on, e.g. 6.1.0-57-amd64); its headers are
-# installed when missing. 7.2's need Debian 13 with backports: the bench runs
+# installed when missing. 7.3's need Debian 13 with backports: the bench runs
 # this in tests/debian-chroot.sh.
 set -euo pipefail
 

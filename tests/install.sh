@@ -4,13 +4,13 @@
 # `make` + `make install` as the README tells users, against Debian's stock
 # kernel headers of one series, installed into a scratch root
 # (INSTALL_MOD_PATH) instead of /lib/modules: where the module lands, its
-# suffix (6.12 and 7.2 compress modules with xz), and that depmod indexed it;
+# suffix (6.12 and 7.3 compress modules with xz), and that depmod indexed it;
 # then `make uninstall` takes it out again, and `make install` refuses a
 # kernel that has DKMS's copy.
 #
 #   install.sh SERIES [KERNELRELEASE]   prints "ok - install: ..." lines
 #
-# KERNELRELEASE defaults to the newest installed headers of SERIES. 7.2's
+# KERNELRELEASE defaults to the newest installed headers of SERIES. 7.3's
 # headers install only on Debian 13 with backports: the bench runs this in
 # tests/debian-chroot.sh.
 set -euo pipefail
@@ -42,11 +42,11 @@ make -C "$work" KERNELRELEASE="$kver" INSTALL_MOD_PATH="$work/root" install > "$
 ko=$(cd "$work/root" && find . -name 'lps001wp.ko*' | sed 's|^\./|/|')
 echo "ok - install: make install puts the module at $ko"
 # INSTALL_MOD_DIR defaults to extra/ in 6.1's kbuild, updates/ in 6.12's and
-# 7.2's (scripts/Makefile.modinst); Debian's 6.12 and 7.2 configs compress
+# 7.3's (scripts/Makefile.modinst); Debian's 6.12 and 7.3 configs compress
 # every module with xz (MODULE_COMPRESS_XZ, MODULE_COMPRESS_ALL), 6.1's none.
 case $series in
 6.1) want=/lib/modules/$kver/extra/lps001wp.ko ;;
-6.12 | 7.2) want=/lib/modules/$kver/updates/lps001wp.ko.xz ;;
+6.12 | 7.3) want=/lib/modules/$kver/updates/lps001wp.ko.xz ;;
 *) fail "the README's path" "no expectation for series $series" ;;
 esac
 [ "$ko" = "$want" ] || fail "the README's path $want" "found '$ko'"

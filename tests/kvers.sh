@@ -15,7 +15,7 @@
 #           (bookworm-security; the bench does
 #           not install it: its image comes
 #           with it, see tests/deps.sh)
-#   7.2     none: needs libc6 >= 2.38, gcc-14   none from the host's sources:
+#   7.3     none: needs libc6 >= 2.38, gcc-14   none from the host's sources:
 #                                               trixie-backports (the bench
 #                                               uses it in a chroot only)
 stock_headers_re() {

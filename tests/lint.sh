@@ -10,8 +10,9 @@
 #
 # Gates, one file per group in tests/lint/: checkpatch, sparse, W=1,
 # coccicheck (c.sh); codespell, shellcheck, helpers (text.sh); binding,
-# overlay (dt.sh). Each must report zero findings; the only way to waive one
-# is an entry with a reason in tests/lint-exceptions.
+# overlay (dt.sh); abi, the kernel's ABI validator (abi.sh). Each must
+# report zero findings; the only way to waive one is an entry with a reason
+# in tests/lint-exceptions.
 #
 # The work tree is never modified: builds run in a scratch copy under /tmp.
 # The kernel sources the gates need (checkpatch, coccicheck, the binding
@@ -37,7 +38,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tests/hostlib.sh"
 cache=${LPS001WP_CACHE:-/var/cache/lps001wp}
 exceptions=$root/tests/lint-exceptions
-all_gates="checkpatch sparse W=1 coccicheck codespell shellcheck binding overlay helpers"
+all_gates="checkpatch sparse W=1 coccicheck codespell shellcheck binding overlay helpers abi"
 gates=${LINT_GATES:-$all_gates}
 jobs=$(nproc)
 
@@ -157,6 +158,8 @@ lint_src() {
 . "$root/tests/lint/text.sh"
 # shellcheck source=tests/lint/dt.sh
 . "$root/tests/lint/dt.sh"
+# shellcheck source=tests/lint/abi.sh
+. "$root/tests/lint/abi.sh"
 
 # ---------------------------------------------------------------- run
 for g in $gates; do
@@ -171,6 +174,7 @@ for g in $gates; do
 	binding) gate_binding ;;
 	overlay) gate_overlay ;;
 	helpers) gate_helpers ;;
+	abi) gate_abi ;;
 	*) notok "$g" "unknown gate (known: $all_gates)" ;;
 	esac
 	log "$g: $((SECONDS - t0))s"

@@ -76,7 +76,7 @@ stock_kernel() {
 	# (set -e would be ignored here: the caller tests the function's status)
 	(
 		flock 9 || exit 1
-		# 7.2's packages put everything under /usr/lib/modules/RELEASE
+		# 7.2's and 7.3's packages put everything under /usr/lib/modules/RELEASE
 		# (vmlinuz, config, modules); older ones use /boot and /lib/modules.
 		# The depmod and modprobe -d of Debian 12 look in ROOT/lib/modules only.
 		[ -e "$STOCK_ROOT/lib" ] || ln -s usr/lib "$STOCK_ROOT/lib" || exit 1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# A pass on a Debian stock kernel (6.1, 6.12 or 7.2): build the driver for it,
+# A pass on a Debian stock kernel (6.1, 6.12 or 7.3): build the driver for it,
 # boot Debian's own vmlinuz with its own modules (fetched with
 # tests/aptfetch.sh and unpacked with dpkg-deb -x; nothing is installed to
 # /boot or /lib/modules), load the driver with i2c-stub and read the channels.
@@ -8,7 +8,7 @@
 #                               for the caller to boot and collect
 #
 # The driver is built against the kernel's installed headers where the host
-# has them (tests/kvers.sh). Where it cannot install them (Debian 12: 7.2,
+# has them (tests/kvers.sh). Where it cannot install them (Debian 12: 7.3,
 # whose kbuild needs a newer libc and gcc-14; Debian 13: 6.1, gone from the
 # release), it is built in a tree prepared from linux-source-SERIES with the
 # image's own config, release string and Module.symvers, so vermagic (and,
@@ -56,12 +56,12 @@ stock_kernel "$suites" "$kver" "$version" || fail "Debian's $kver packages fetch
 stock=$STOCK_ROOT moddir=$STOCK_MODDIR vmlinuz=$STOCK_VMLINUZ config=$STOCK_CONFIG
 echo "ok - stock-$series: Debian's $kver ($version) fetched without touching the host's apt state"
 
-# The README's trigger advice rests on this: Debian's 6.12 and 7.2 ship the
+# The README's trigger advice rests on this: Debian's 6.12 and 7.3 ship the
 # hrtimer and sysfs triggers, its 6.1 neither.
 trig=$(find "$moddir/" -name 'iio-trig-hrtimer.ko*' -o -name 'iio-trig-sysfs.ko*' | wc -l)
 case "$series:$trig" in
 6.1:0) echo "ok - stock-$series: Debian's kernel has no hrtimer or sysfs trigger module" ;;
-6.12:2 | 7.2:2) echo "ok - stock-$series: Debian's kernel ships iio-trig-hrtimer and iio-trig-sysfs" ;;
+6.12:2 | 7.3:2) echo "ok - stock-$series: Debian's kernel ships iio-trig-hrtimer and iio-trig-sysfs" ;;
 *) echo "not ok - stock-$series: trigger modules as the README says # found $trig of iio-trig-hrtimer/iio-trig-sysfs" ;;
 esac
 
@@ -77,7 +77,7 @@ else
 fi
 
 # Only the modules the suite needs, with their dependencies: the whole tree
-# would make a 100 MB initramfs. 6.12's and 7.2's are .ko.xz, which busybox's
+# would make a 100 MB initramfs. 6.12's and 7.3's are .ko.xz, which busybox's
 # modprobe cannot load: they go in decompressed.
 modroot=$build/stock-$series-modroot
 stock_modroot "$stock" "$kver" "$modroot"

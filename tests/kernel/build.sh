@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build (or reuse) a bench test kernel from Debian's linux-source-<series>.
 #
-#   build.sh [SERIES]      SERIES is 6.1 (default), 6.12 or 7.2
+#   build.sh [SERIES]      SERIES is 6.1 (default), 6.12 or 7.3
 #
 # The config is tinyconfig + config.fragment + config-SERIES.fragment (when it
 # exists). The tree is cached outside the work tree, keyed by the fragments,

@@ -6,7 +6,7 @@
 # host cannot install, cached outside the work tree.
 #
 #   prepare.sh SERIES ARCH CONFIG [RELEASE]
-#     SERIES   6.1, 6.12 or 7.2 (Debian's linux-source-SERIES, from
+#     SERIES   6.1, 6.12 or 7.3 (Debian's linux-source-SERIES, from
 #              tests/kernel/source.sh: the host's package or a fetched one)
 #     ARCH     arm64 or arm (cross compiler aarch64-linux-gnu- /
 #              arm-linux-gnueabihf-), or x86_64 (the host's gcc)

@@ -13,7 +13,7 @@
 # Where each series comes from when the host lacks it:
 #   6.1    bookworm and its security archive (Debian 13 has no 6.1)
 #   6.12   trixie and its security archive (Debian 12 has it in bookworm-security)
-#   7.2    trixie-backports (neither release has it in its main archive)
+#   7.3    trixie-backports (neither release has it in its main archive)
 set -euo pipefail
 
 where=0
@@ -30,7 +30,7 @@ fi
 case $series in
 6.1) suites="bookworm bookworm-updates bookworm-security" ;;
 6.12) suites="trixie trixie-updates trixie-security" ;;
-7.2) suites="trixie-backports" ;;
+7.3) suites="trixie-backports" ;;
 *) echo "source.sh: no known Debian release carries linux-source-$series" >&2; exit 2 ;;
 esac
 [ "$where" = 1 ] && { echo "$suites"; exit 0; }
