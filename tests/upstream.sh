@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The st_pressure patch series (upstream/st_pressure/, Documentation/
-# developers.md "The st_pressure series") against a bench test kernel: the
-# series applied to that kernel's own st_sensors and st_pressure sources,
+# developers.md "The st_pressure series") and the runtime PM RFC on top of
+# it (upstream/st_pressure/rfc-runtime-pm/) against a bench test kernel:
+# both applied to that kernel's own st_sensors and st_pressure sources,
 # the patched modules built against its tree, and a guest initramfs in
 # which the suite st-series loads them in place of the kernel's own.
 #
@@ -11,7 +12,9 @@
 #                                  "upstream:" (check.sh tags the series),
 #                                  then OUT/initramfs.cpio.gz for the guest
 #   upstream.sh --build KDIR OUT   the modules only, into OUT/guest-files
-#                                  (make bench's third column); no TAP
+#                                  (make bench's third column), with the
+#                                  RFC where it applies (it needs 6.13's
+#                                  namespace strings); no TAP
 #
 # UPSTREAM_UNPATCHED=1 builds the kernel's sources without the series: the
 # same guest suite then shows what the series fixes (each of its checks
@@ -27,8 +30,13 @@ build_only=0
 [ "$#" = 2 ] || { echo "usage: upstream.sh [--build] KDIR OUT" >&2; exit 2; }
 kdir=$1 out=$2
 series_dir=$root/upstream/st_pressure
-mapfile -t patches < <(find "$series_dir" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
-[ "${#patches[@]}" -gt 0 ] || { echo "upstream.sh: no patches in $series_dir" >&2; exit 1; }
+mapfile -t series < <(find "$series_dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+mapfile -t rfc < <(find "$series_dir/rfc-runtime-pm" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+if [ "${#series[@]}" = 0 ] || [ "${#rfc[@]}" = 0 ]; then
+	echo "upstream.sh: no patches in $series_dir or its rfc-runtime-pm" >&2
+	exit 1
+fi
+patches=("${series[@]}" "${rfc[@]}")
 [ -f "$kdir/Module.symvers" ] || { echo "upstream.sh: $kdir is not a built kernel tree" >&2; exit 1; }
 
 # The modules the series changes or that must match them, in load order.
@@ -67,17 +75,20 @@ copy_sources() {
 		-o -name modules.order -o -name Module.symvers \) -delete
 }
 
-# build_series: the st_sensors and pressure directories as external modules
-# of KDIR; the pressure modules link against the st_sensors just built.
-# They include the kernel's own headers: no patch of the series changes one.
+# build_series WHAT: the st_sensors and st_pressure directories as external
+# modules of KDIR, the pressure modules linked against the st_sensors just
+# built. The RFC changes include/linux/iio/common/st_sensors.h: the copy in
+# $src comes before the kernel's on the include path (NOSTDINC_FLAGS is the
+# one variable kbuild puts before LINUXINCLUDE; -nostdinc is its own
+# value). Only st_pressure of the pressure directory: a Kbuild file of its
+# lines there takes precedence over its Makefile. WHAT goes to the guest.
 build_series() {
 	local st=$src/drivers/iio/common/st_sensors pr=$src/drivers/iio/pressure m
-	if [ "${UPSTREAM_UNPATCHED:-0}" != 1 ] && grep -l '^+++ b/include/' "${patches[@]}" > "$out/build.log"; then
-		echo "upstream.sh: these patches change a header, which this build does not use" >> "$out/build.log"
-		return 1
-	fi
-	make -C "$kdir" M="$st" modules > "$out/build.log" 2>&1 &&
-		make -C "$kdir" M="$pr" KBUILD_EXTRA_SYMBOLS="$st/Module.symvers" modules >> "$out/build.log" 2>&1 || return 1
+	local inc=(NOSTDINC_FLAGS="-nostdinc -I$src/include")
+	grep -E 'st_pressure|IIO_ST_PRESS' "$pr/Makefile" > "$pr/Kbuild"
+	make -C "$kdir" M="$st" "${inc[@]}" modules > "$out/build.log" 2>&1 &&
+		make -C "$kdir" M="$pr" "${inc[@]}" KBUILD_EXTRA_SYMBOLS="$st/Module.symvers" modules \
+			>> "$out/build.log" 2>&1 || return 1
 	rm -rf "$files"
 	mkdir -p "$files"
 	for m in $mods; do
@@ -97,29 +108,37 @@ build_series() {
 			echo "insmod /tests/st-series/$m.ko"
 		done
 	} > "$files/load"
-	if [ "${UPSTREAM_UNPATCHED:-0}" = 1 ]; then echo unpatched; else echo patched; fi > "$files/what"
+	echo "$1" > "$files/what"
 }
 
 mkdir -p "$out"
 if [ "$build_only" = 1 ]; then
 	copy_sources
+	what=unpatched
 	if [ "${UPSTREAM_UNPATCHED:-0}" != 1 ]; then
-		for p in "${patches[@]}"; do
+		for p in "${series[@]}"; do
 			patch -d "$src" -p1 --batch --forward -F0 --quiet < "$p" > /dev/null ||
 				{ echo "upstream.sh: $(basename "$p") does not apply to $kdir" >&2; exit 1; }
 		done
+		what=series
+		if cat "${rfc[@]}" | patch -d "$src" -p1 --batch --forward -F0 --dry-run > /dev/null 2>&1; then
+			cat "${rfc[@]}" | patch -d "$src" -p1 --batch --forward -F0 --quiet > /dev/null
+			what="series+rfc"
+		fi
 	fi
-	build_series || { tail -n 30 "$out/build.log" >&2; exit 1; }
+	build_series "$what" || { tail -n 30 "$out/build.log" >&2; exit 1; }
+	echo "upstream.sh: built $what" >&2
 	exit 0
 fi
 
-# checks: one per patch applied, checkpatch, three of the binding, the build
+# checks: one per patch applied (the series, then the RFC), checkpatch,
+# three of the binding, the build
 plan upstream $(( ${#patches[@]} + 5 ))
 rc=0
 copy_sources
 cp "$src/Documentation/devicetree/bindings/iio/st,st-sensors.yaml" "$out/binding-before.yaml"
 for p in "${patches[@]}"; do
-	name=$(basename "$p" .patch)
+	name=$(basename "$(dirname "$p")")/$(basename "$p" .patch)
 	if [ "${UPSTREAM_UNPATCHED:-0}" = 1 ]; then
 		tap_result "upstream: $name applies to the test kernel's sources" 1 "UPSTREAM_UNPATCHED=1"
 		continue
@@ -177,7 +196,8 @@ else
 	rc=1
 fi
 
-if build_series; then
+if [ "${UPSTREAM_UNPATCHED:-0}" = 1 ]; then what=unpatched; else what="series+rfc"; fi
+if build_series "$what"; then
 	tap_result "upstream: the patched $mods build against the test kernel" 0
 else
 	tail -n 30 "$out/build.log" >&2

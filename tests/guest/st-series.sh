@@ -2,12 +2,13 @@
 # The st_pressure patch series (upstream/st_pressure/) on the simulated
 # chip: st_sensors, st_pressure and their I2C halves as tests/upstream.sh
 # built them from the test kernel's own sources with the series applied
-# (/tests/st-series), loaded in place of the kernel's own. Every check is
+# (/tests/st-series, with the runtime PM RFC on top), loaded in place of
+# the kernel's own. Every check is
 # one the unpatched modules fail (UPSTREAM_UNPATCHED=1 builds those;
 # Documentation/developers.md quotes their lines). Booted by check.sh's
 # upstream stage only.
 
-plan 6
+plan 9
 A=0x5c
 S=/tests/st-series
 # the stream's counter stimulus: above every value the chip had before, so
@@ -42,8 +43,10 @@ check_eq "writing 7 sets DR=01 again; 1, no rate of this chip, is refused and ch
 # -- a one-shot read from power-down at 7 Hz. st_sensors sleeps bootime
 # (2) sample periods of the rate it believes in: 2000 ms at a believed
 # 1 Hz, 14 samples of the chip's real 7 Hz; 286 ms, 2 samples, at 7 Hz.
-# Counted in the chip's samples, not in time: 7 leaves msleep() 3 periods
-# (430 ms) of lateness on a loaded host and still tells the two apart.
+# With the RFC the chip then stays on for the 250 ms autosuspend delay, 2
+# periods more. Counted in the chip's samples, not in time: 7 leaves
+# another period (143 ms) of lateness on a loaded host and still tells the
+# two apart.
 wait_for 10 powered_down
 echo 0 > "$SIM/5c/counters"
 v=$(read_errno "$D/in_pressure_raw")
@@ -52,6 +55,34 @@ n=$(counter 5c samples)
 note "$n samples while powered, read $v"
 check_true "a read from power-down at 7 Hz keeps the chip up for 7 samples or fewer" \
 	test "$v" -ge 0 -a "$n" -le 7
+
+# -- runtime PM (the RFC): a read from power-down powers the chip up once
+# and leaves it on for the autosuspend delay; a second read within it
+# neither powers it up again nor waits for bootime's samples (at 7 Hz one
+# period is 143 ms: two shell lines stay well inside it, where a power-up
+# costs 2); after the delay the chip is down. The delay is held long
+# (hold_on) while the chip must be on, so a slow guest cannot expire it.
+wait_for 10 powered_down
+echo 0 > "$SIM/5c/counters"
+hold_on
+v1=$(read_errno "$D/in_pressure_raw")
+field "$SIM/5c/counters" power_ups
+on=on
+powered_down && on=off
+note "read $v1"
+check_eq "a read from power-down powers the chip up once and leaves it on" "1 on" "$FIELD $on"
+n1=$(counter 5c samples)
+v2=$(read_errno "$D/in_pressure_raw")
+n2=$(counter 5c samples)
+ups=$(counter 5c power_ups)
+note "power-ups $ups, samples $n1 before and $n2 after the read, read $v2"
+check_true "a second read while it is on neither powers it up again nor waits for bootime's samples" \
+	test "$ups" = 1 -a $(( n2 - n1 )) -le 1 -a "$v2" -ge 0
+let_go
+wait_for 10 powered_down
+down=$?
+check_eq "after the autosuspend delay the chip is down, one power-up for both reads" \
+	"0 1" "$down $(counter 5c power_ups)"
 
 # -- a stream on an hrtimer trigger at the rate set: 13 selects the
 # chip's 12.5 Hz, and the trigger runs at the same 12.5 Hz. Both count on
