@@ -3,12 +3,14 @@
 #
 # make bench: this driver side by side with mainline st_pressure on the same
 # simulated chip, and st_pressure with the patch series of upstream/st_pressure
-# applied (tests/upstream.sh --build), in one boot of the 6.1 test kernel
-# (kmemleak off). Reports numbers; it passes or fails on nothing but the
+# applied (tests/upstream.sh --build; with the runtime PM RFC on a kernel it
+# applies to, 7.2 or later), in one boot of the 6.1 test kernel, or of
+# BENCH_KERNEL's (kmemleak off). Reports numbers; it passes or fails on nothing but the
 # bench itself running.
 #
 #   BENCH_STREAM=60 BENCH_POWER=60 bash tests/bench.sh
 #   BENCH_OWN_STREAM=600 bash tests/bench.sh    # the own trigger for 10 minutes
+#   BENCH_KERNEL=7.2 bash tests/bench.sh        # another test kernel: the RFC too
 #
 # BENCH_STREAM: seconds of each counted stream (default 60); BENCH_OWN_STREAM:
 # of the stream on the own trigger alone (default BENCH_STREAM); BENCH_POWER:
@@ -35,7 +37,7 @@ command -v gnuplot > /dev/null || {
 	echo "bench: installing gnuplot-nox" >&2
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnuplot-nox >&2
 }
-kdir=$(bash "$root/tests/kernel/build.sh" 6.1)
+kdir=$(bash "$root/tests/kernel/build.sh" "${BENCH_KERNEL:-6.1}")
 kver=$(make -s -C "$kdir" kernelrelease)
 
 mods=$out/modules
@@ -131,7 +133,7 @@ set multiplot layout 2,1 title "make bench: lps001wp vs st_pressure (and with th
 set title "one-shot read latency (each point one read)"
 set ylabel "ms"
 set logscale y
-set xtics ("ours cold" 0, "ours warm" 1, "ours back-to-back" 2, "peer cold" 3, "peer warm" 4, "peer back-to-back" 5, "series cold" 6, "series warm" 7, "series back-to-back" 8)
+set xtics ("ours cold" 0, "ours warm" 1, "ours b2b" 2, "peer cold" 3, "peer warm" 4, "peer b2b" 5, "series cold" 6, "series warm" 7, "series b2b" 8)
 set xrange [-0.5:8.5]
 plot "$out/lat.dat" using ((strcol(1) eq "peer" ? 3 : strcol(1) eq "series" ? 6 : 0) + (strcol(2) eq "cold" ? 0 : strcol(2) eq "warm" ? 1 : 2) + (rand(0) - 0.5) * 0.3):3 with points pt 7 ps 0.6 notitle
 unset logscale y
@@ -148,7 +150,8 @@ GP
 
 {
 	echo "make bench ($(grep '^kernel ' "$out/raw.txt" | cut -d' ' -f2), TCG, KASAN/lockdep debug kernel:"
-	echo "absolute times are from an emulated CPU; the ratios and bus counts are what carry over)"
+	echo "absolute times are from an emulated CPU; the ratios and bus counts are what carry over;"
+	echo "st_pressure + series: $(cat "$out/series/guest-files/st-series/what") applied)"
 	echo
 	cat "$out/table.md"
 	echo
