@@ -431,14 +431,15 @@ suite)
 				late_intree+=("$series")
 			fi
 		done
-		# the series on the newest lane's kernel, placed as the in-tree
-		# builds are: early with its kernel cached, else at the end
+		wait "$deps_host"
+		# the series on the newest lane's kernel (it needs deps-host's
+		# dt-schema), placed as the in-tree builds are: first with its
+		# kernel cached, else at the end
 		late_upstream=1
 		if BENCH_CACHED_ONLY=1 bash "$root/tests/kernel/build.sh" "$newest_kernel" > /dev/null 2>&1; then
 			stage "upstream" upstream_lane "$newest_kernel"
 			late_upstream=0
 		fi
-		wait "$deps_host"
 		# shellcheck source=tests/kvers.sh
 		. "$root/tests/kvers.sh"
 		stage cross bash "$root/tests/cross.sh" "$build"
