@@ -134,7 +134,7 @@ fi
 # checks: one per patch applied (the series, then the RFC), checkpatch,
 # three of the binding, the build
 plan upstream $(( ${#patches[@]} + 5 ))
-rc=0
+rc=0 applied=1
 copy_sources
 cp "$src/Documentation/devicetree/bindings/iio/st,st-sensors.yaml" "$out/binding-before.yaml"
 for p in "${patches[@]}"; do
@@ -143,10 +143,10 @@ for p in "${patches[@]}"; do
 		tap_result "upstream: $name applies to the test kernel's sources" 1 "UPSTREAM_UNPATCHED=1"
 		continue
 	fi
-	st=0
-	patch -d "$src" -p1 --batch --forward -F0 < "$p" > "$out/apply-$name.log" 2>&1 || st=1
-	tap_result "upstream: $name applies to the test kernel's sources" "$st" "$(tail -n 3 "$out/apply-$name.log" | tr '\n' ' ')"
-	[ "$st" = 0 ] || rc=1
+	st=0 log=$out/apply-${name//\//-}.log
+	patch -d "$src" -p1 --batch --forward -F0 < "$p" > "$log" 2>&1 || st=1
+	tap_result "upstream: $name applies to the test kernel's sources" "$st" "$(tail -n 3 "$log" | tr '\n' ' ')"
+	[ "$st" = 0 ] || { rc=1; applied=0; }
 done
 
 # checkpatch from the test kernel's tree. The sender adds the sign-off, and
@@ -197,7 +197,10 @@ else
 fi
 
 if [ "${UPSTREAM_UNPATCHED:-0}" = 1 ]; then what=unpatched; else what="series+rfc"; fi
-if build_series "$what"; then
+if [ "$applied" != 1 ] && [ "$what" != unpatched ]; then
+	tap_result "upstream: the patched $mods build against the test kernel" 1 "not every patch applied"
+	exit 1
+elif build_series "$what"; then
 	tap_result "upstream: the patched $mods build against the test kernel" 0
 else
 	tail -n 30 "$out/build.log" >&2

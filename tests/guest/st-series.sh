@@ -66,11 +66,11 @@ wait_for 10 powered_down
 echo 0 > "$SIM/5c/counters"
 hold_on
 v1=$(read_errno "$D/in_pressure_raw")
-field "$SIM/5c/counters" power_ups
+ups=$(counter 5c power_ups)
 on=on
 powered_down && on=off
 note "read $v1"
-check_eq "a read from power-down powers the chip up once and leaves it on" "1 on" "$FIELD $on"
+check_eq "a read from power-down powers the chip up once and leaves it on" "1 on" "$ups $on"
 n1=$(counter 5c samples)
 v2=$(read_errno "$D/in_pressure_raw")
 n2=$(counter 5c samples)
