@@ -109,6 +109,8 @@ build_series() {
 		done
 	} > "$files/load"
 	echo "$1" > "$files/what"
+	# st-series times two reads in one process (tests/tools/readlat.c)
+	gcc -O2 -Wall -Wextra -Werror -static -o "$files/readlat" "$root/tests/tools/readlat.c" >> "$out/build.log" 2>&1
 }
 
 mkdir -p "$out"
