@@ -3,10 +3,9 @@
 # chip: st_sensors, st_pressure and their I2C halves as tests/upstream.sh
 # built them from the test kernel's own sources with the series applied
 # (/tests/st-series, with the runtime PM RFC on top), loaded in place of
-# the kernel's own. Every check is
-# one the unpatched modules fail (UPSTREAM_UNPATCHED=1 builds those;
-# Documentation/developers.md quotes their lines). Booted by check.sh's
-# upstream stage only.
+# the kernel's own. Every check is one the unpatched modules fail
+# (UPSTREAM_UNPATCHED=1 builds those; Documentation/developers.md quotes
+# their lines). Booted by check.sh's upstream stage only.
 
 plan 9
 A=0x5c
@@ -43,18 +42,17 @@ check_eq "writing 7 sets DR=01 again; 1, no rate of this chip, is refused and ch
 # -- a one-shot read from power-down at 7 Hz. st_sensors sleeps bootime
 # (2) sample periods of the rate it believes in: 2000 ms at a believed
 # 1 Hz, 14 samples of the chip's real 7 Hz; 286 ms, 2 samples, at 7 Hz.
-# With the RFC the chip then stays on for the 250 ms autosuspend delay, 2
-# periods more. Counted in the chip's samples, not in time: 7 leaves
-# another period (143 ms) of lateness on a loaded host and still tells the
-# two apart.
+# Counted in the chip's samples right after the read, in the reading
+# process (readlat), not in time: 7 leaves 5 periods (700 ms) of lateness
+# on a loaded host and still tells the two apart.
 wait_for 10 powered_down
 echo 0 > "$SIM/5c/counters"
-v=$(read_errno "$D/in_pressure_raw")
-wait_for 10 powered_down
-n=$(counter 5c samples)
-note "$n samples while powered, read $v"
+# shellcheck disable=SC2046 # "lat value samples", split on purpose
+set -- $("$S/readlat" "$D/in_pressure_raw" 1 0 "$SIM/5c/counters" samples)
+note "$1 us, read ${2:-?}, ${3:-?} samples since the power-up"
 check_true "a read from power-down at 7 Hz keeps the chip up for 7 samples or fewer" \
-	test "$v" -ge 0 -a "$n" -le 7
+	test "${2:-ERR}" -ge 0 -a "${3:-99}" -le 7
+wait_for 10 powered_down
 
 # -- runtime PM (the RFC): two reads from power-down, back to back in one
 # process (readlat, which reads the chip's sample counter right after each
