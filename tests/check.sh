@@ -369,6 +369,21 @@ intree_stage() {
 	tag "$1" bash "$root/tests/intree.sh" "$kdir"
 }
 
+# upstream_lane SERIES: the st_pressure patch series (upstream/st_pressure/)
+# applied to that test kernel's own st_sensors and st_pressure, checked and
+# built as modules (tests/upstream.sh), then the guest suite st-series with
+# them loaded in place of the kernel's own. make check runs it on the newest
+# lane's kernel: the series is based on the newest Debian source.
+upstream_lane() {
+	local kdir
+	kdir=$(bash "$root/tests/kernel/build.sh" "$1") ||
+		{ echo "not ok - upstream-$1: test kernel tree # see tests/kernel/build.sh"; return 1; }
+	tag "$1" bash "$root/tests/upstream.sh" "$kdir" "$build/upstream-$1" || return 1
+	BENCH_DTB=$build/guest-files/board.dtb guest_run "$kdir/arch/x86/boot/bzImage" \
+		"$build/upstream-$1/initramfs.cpio.gz" "upstream-$1" bench.mode=check bench.suites=st-series \
+		${BENCH_KMEMLEAK_OFF:+kmemleak=off}
+}
+
 # ---- the run ------------------------------------------------------------
 
 # cpu_ticks: the machine's busy and idle clock ticks since boot (/proc/stat).
@@ -387,6 +402,7 @@ cpu_use() {
 
 kernels=${BENCH_KERNELS:-6.1 6.12 7.3}
 first_kernel=${kernels%% *}
+newest_kernel=${kernels##* }
 start_all=$(date +%s)
 cpu_start=$(cpu_ticks)
 
@@ -401,7 +417,12 @@ case $mode in
 suite)
 	: "${SUITES:?make check-suite SUITES=a,b [KERNEL=6.1]}"
 	kernel=${KERNEL:-$first_kernel}
-	GUEST_SUITES=$SUITES BENCH_KMEMLEAK_OFF=1 BENCH_INCREMENTAL=1 stage_now "test-kernel-$kernel" kernel_lane "$kernel"
+	if [ "$SUITES" = st-series ]; then
+		# its modules are the series', not the driver's (upstream_lane)
+		BENCH_KMEMLEAK_OFF=1 stage_now "upstream-$kernel" upstream_lane "$kernel"
+	else
+		GUEST_SUITES=$SUITES BENCH_KMEMLEAK_OFF=1 BENCH_INCREMENTAL=1 stage_now "test-kernel-$kernel" kernel_lane "$kernel"
+	fi
 	;;
 *)
 	# On a cold cache the test kernels are the critical path: they build
@@ -435,6 +456,14 @@ suite)
 			fi
 		done
 		wait "$deps_host"
+		# the series on the newest lane's kernel (it needs deps-host's
+		# dt-schema), placed as the in-tree builds are: first with its
+		# kernel cached, else at the end
+		late_upstream=1
+		if BENCH_CACHED_ONLY=1 bash "$root/tests/kernel/build.sh" "$newest_kernel" > /dev/null 2>&1; then
+			stage "upstream" upstream_lane "$newest_kernel"
+			late_upstream=0
+		fi
 		# shellcheck source=tests/kvers.sh
 		. "$root/tests/kvers.sh"
 		# shellcheck disable=SC2086 # one series a word
@@ -453,6 +482,7 @@ suite)
 		for series in "${late_intree[@]}"; do
 			stage "intree-$series" intree_stage "$series"
 		done
+		[ "$late_upstream" = 0 ] || stage "upstream" upstream_lane "$newest_kernel"
 	fi
 	wait
 	;;
