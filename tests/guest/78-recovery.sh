@@ -28,6 +28,14 @@ two_reads() {
 	*) return 1 ;;
 	esac
 }
+# crossing_raises WHAT NAME: DELTA 400 over the threshold (300) raises a
+# rising event (the check WHAT, listener NAME); the stimulus back after
+crossing_raises() {
+	listen "$2" 4000
+	echo "const 15812 1600" > "$SIM"/5c/stimulus
+	expect_event "$1" "$2" "$RISING"
+	echo "const 16212 1600" > "$SIM"/5c/stimulus
+}
 # rpm_suspended: runtime PM has suspended the device
 rpm_suspended() {
 	read -r rs_st < "$PWR/runtime_status" && [ "$rs_st" = suspended ]
@@ -63,11 +71,8 @@ arm_rising 300
 cat "$D/in_pressure_raw" > /dev/null
 supply_loss
 check_true "1: events on, supply loss: first read right or an error, second right" two_reads
-listen one 4000
-echo "const 15812 1600" > "$SIM"/5c/stimulus
-expect_event "1: events on, supply loss: events come back without a toggle" one "$RISING"
+crossing_raises "1: events on, supply loss: events come back without a toggle" one
 echo $A > "$SIM"/delete_device
-echo "const 16212 1600" > "$SIM"/5c/stimulus
 
 # ---- 2: an INT_CFG write after a loss does not hide it ----
 new_client irq=rising
@@ -143,10 +148,7 @@ check_true "6: the data-ready routing went through, then two transfers failed" w
 echo 0 > "$D/buffer/enable" 2> /dev/null
 echo clear > "$SIM"/5c/fault
 check_true "6: INT1 routed to the threshold again (CTRL_REG3 0x03)" wait_for 4 reg_is 5c 0x22 0x03
-listen six 4000
-echo "const 15812 1600" > "$SIM"/5c/stimulus
-expect_event "6: and a crossing raises an event" six "$RISING"
-echo "const 16212 1600" > "$SIM"/5c/stimulus
+crossing_raises "6: and a crossing raises an event" six
 echo $A > "$SIM"/delete_device
 
 # ---- 7: a failed system resume leaves no chip converting behind PM's back ----
@@ -157,10 +159,7 @@ suspend_resume
 check_true "7: the fault hit a transfer of the suspend or the resume" fault_fired 5c
 echo clear > "$SIM"/5c/fault
 check_true "7: after it, runtime PM and the chip agree" wait_for 4 consistent
-listen seven 4000
-echo "const 15812 1600" > "$SIM"/5c/stimulus
-expect_event "7: and events work again" seven "$RISING"
-echo "const 16212 1600" > "$SIM"/5c/stimulus
+crossing_raises "7: and events work again" seven
 echo $A > "$SIM"/delete_device
 
 # ---- 8: the smaller ones ----
