@@ -3,7 +3,7 @@
 # stall, mislead or leak. One block per defect; each check failed on the
 # driver before its fix.
 
-plan 43
+plan 38
 A=0x5c
 load_modules
 
@@ -126,25 +126,13 @@ done
 note "transfer failed: the register it addressed:$seen"
 check_eq "power-up write fails (the fault hit CTRL_REG1): the read fails" \
 	"ERR:dd: $D/in_pressure1_raw: Input/output error" "${hit:-no transfer addressed CTRL_REG1}"
-# Supply loss: the registers go back to their reset values
-supply_loss
+echo clear > "$SIM"/5c/fault
 hold_on
-check_eq "next read replays the reference (1234 - 16212)" -14978 "$(read_errno "$D/in_pressure1_raw")"
-check_eq "and CTRL_REG1 (BDU, DR=11, PD, DIFF_EN)" 0x7c "$(regval 5c 0x20)"
-check_eq "reference attribute agrees" 1234 "$(cat "$D/in_pressure1_reference_raw")"
+check_eq "the next read is right (1234 - 16212)" -14978 "$(read_errno "$D/in_pressure1_raw")"
+check_eq "and CTRL_REG1 is written (BDU, DR=11, PD, DIFF_EN)" 0x7c "$(regval 5c 0x20)"
 let_go
 
-# ---- 3b: a failed reference write keeps the old reference, to be replayed ----
-check_true "3b: idle before the failed reference write" wait_for 4 powered_down
-echo "eio 1" > "$SIM"/5c/fault
-check_eq "3b: a reference write the bus fails is refused" EIO \
-	"$(write_errno "$D/in_pressure1_reference_raw" 5678)"
-supply_loss
-hold_on
-check_eq "3b: after a supply loss the old reference is replayed (1234 - 16212)" -14978 \
-	"$(read_errno "$D/in_pressure1_raw")"
-check_eq "3b: and the attribute says the old reference" 1234 "$(cat "$D/in_pressure1_reference_raw")"
-let_go
+# ---- 3b: a failed reference write keeps the old reference: in 78-recovery (5) ----
 
 # ---- 4: a failed power-down is retried: in 65-errors ----
 

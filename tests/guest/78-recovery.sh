@@ -2,20 +2,22 @@
 # The recovery rule (lps001wp_power_up): every start is a power-up that
 # writes the whole configuration, drops the first sample and only then arms
 # INT1. One block per way the earlier design left the chip half restored
-# (issue 41, items 1 to 8), then the first-sample drop on every path that
+# (issue 41, items 1 to 8), the configuration after a supply loss on
+# every path, then the first-sample drop on every path that
 # meets a first sample, with the chip's first sample garbage (P 0x0000,
 # T 0x8000: DELTA = REF_P, far over any threshold used here).
 
-plan 31
+plan 43
 A=0x5c
 load_modules
 REL=/sys/power/pm_test
 RISING="type=pressure channel=1 evtype=thresh dir=rising"
 
-# configured: DELTA with reference 1234, and the registers a loss resets
-CONFIGURED="-14978 0xd2 0x04 0x2c 0x01"
+# configured: DELTA with reference 1234, and the registers a loss resets:
+# REF_P, THS_P (300) and INT_CFG (LIR, events off)
+CONFIGURED="-14978 0xd2 0x04 0x2c 0x01 0x04"
 configured() {
-	echo "$(read_errno "$D/in_pressure1_raw") $(regval 5c 0x30) $(regval 5c 0x31) $(regval 5c 0x32) $(regval 5c 0x33)"
+	echo "$(read_errno "$D/in_pressure1_raw") $(regval 5c 0x30) $(regval 5c 0x31) $(regval 5c 0x32) $(regval 5c 0x33) $(regval 5c 0x34)"
 }
 # two_reads: two reads of in_pressure_raw (R1, R2); fine when the first
 # is right (16212) or an error, never another value, and the second right
@@ -39,6 +41,10 @@ crossing_raises() {
 # rpm_suspended: runtime PM has suspended the device
 rpm_suspended() {
 	read -r rs_st < "$PWR/runtime_status" && [ "$rs_st" = suspended ]
+}
+# idle: suspended with the chip powered down
+idle() {
+	rpm_suspended && powered_down
 }
 # consistent: the chip powered down exactly when runtime PM says suspended
 consistent() {
@@ -85,6 +91,64 @@ check_eq "2: loss, events off (INT_CFG written), autosuspend: DELTA and register
 	"$CONFIGURED" "$(configured)"
 echo $A > "$SIM"/delete_device
 
+# ---- the configuration after a loss, on the other paths ----
+# while suspended
+new_client irq=rising
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$D/events/in_pressure1_thresh_either_value"
+check_true "loss while idle: idle before the registers are lost" wait_for 4 idle
+supply_loss
+hold_on
+check_eq "loss while idle: DELTA, REF_P, THS_P, INT_CFG restored" "$CONFIGURED" "$(configured)"
+let_go
+echo $A > "$SIM"/delete_device
+
+# while a buffer runs: seen at the next resume
+new_client irq=rising
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$D/events/in_pressure1_thresh_either_value"
+enable_scan pressure
+echo 1 > "$D/buffer/enable"
+scans 2 2 > /dev/null
+supply_loss
+echo 0 > "$D/buffer/enable"
+check_true "loss while streaming: suspended once the stream stops" wait_for 4 rpm_suspended
+hold_on
+check_eq "loss while streaming: the next read restores them all" "$CONFIGURED" "$(configured)"
+let_go
+echo $A > "$SIM"/delete_device
+
+# at once after a read that failed, or after its suspend
+new_client irq=rising
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$D/events/in_pressure1_thresh_either_value"
+bad=
+failed=0
+for f in "eio_every 2" "eio_every 3" "eio_every 4" "eio_every 5" "nak_every 3"; do
+	for when in now suspended; do
+		wait_for 4 rpm_suspended
+		echo "$f" > "$SIM"/5c/fault
+		case $(read_errno "$D/in_pressure_raw") in
+		ERR*) failed=$((failed + 1)) ;;
+		*) when=suspended ;;
+		esac
+		[ "$when" = now ] || wait_for 3 rpm_suspended
+		echo clear > "$SIM"/5c/fault
+		# idle: a failed power-down's recovery is over
+		[ "$when" = now ] || wait_for 4 idle
+		supply_loss
+		# a loss while the chip runs is found by a missed sample: the
+		# first read is right or an error, the second right
+		first=$(read_errno "$D/in_pressure1_raw")
+		case $first in -14978 | ERR:*) got=$(configured) ;; *) got="first read $first" ;; esac
+		[ "$got" = "$CONFIGURED" ] || bad="$bad [$f, loss $when: $got]"
+	done
+done
+note "$failed of 10 reads failed"
+check_eq "loss after faults: every register restored (10 paths)" "" "$bad"
+check_true "loss after faults: the faults made reads fail" test "$failed" -ge 4
+echo $A > "$SIM"/delete_device
+
 # ---- 3: a dead bus does not keep the machine from suspending ----
 new_client irq=rising
 arm_rising 300
@@ -121,9 +185,11 @@ echo clear > "$SIM"/5c/fault
 echo "0x35 0x00" > "$SIM"/5c/regs
 echo $A > "$SIM"/delete_device
 
-# ---- 5: a failed write, then a loss: no garbage first sample ----
+# ---- 5: a failed write, then a loss: the old value, no garbage sample ----
 echo first_sample=garbage > "$SIM"/5c/variant
 new_client irq=rising
+echo 1234 > "$D/in_pressure1_reference_raw"
+echo 300 > "$D/events/in_pressure1_thresh_either_value"
 echo on > "$PWR/control"
 cat "$D/in_pressure_raw" > /dev/null
 echo "eio 1" > "$SIM"/5c/fault
@@ -133,7 +199,21 @@ echo clear > "$SIM"/5c/fault
 supply_loss
 check_true "5: after a failed write and a loss, reads are right or errors, never the garbage sample" \
 	two_reads
+check_eq "5: the old reference is written back (DELTA 1234 - 16212, the registers)" \
+	"$CONFIGURED" "$(configured)"
+check_eq "5: and the attribute says the old reference" 1234 "$(cat "$D/in_pressure1_reference_raw")"
 echo auto > "$PWR/control"
+# the same write refused from idle, where the failing transfer is its power-up's
+check_true "5: idle before the failed reference write" wait_for 4 idle
+echo "eio 1" > "$SIM"/5c/fault
+check_eq "5: from idle, a reference write the bus fails is refused" EIO \
+	"$(write_errno "$D/in_pressure1_reference_raw" 5678)"
+echo clear > "$SIM"/5c/fault
+supply_loss
+hold_on
+check_eq "5: from idle, then a loss: the old reference is written back" "$CONFIGURED" "$(configured)"
+check_eq "5: from idle: the attribute says the old reference" 1234 "$(cat "$D/in_pressure1_reference_raw")"
+let_go
 echo $A > "$SIM"/delete_device
 echo default > "$SIM"/5c/variant
 
