@@ -10,7 +10,7 @@
 #
 #   BENCH_STREAM=60 BENCH_POWER=60 bash tests/bench.sh
 #   BENCH_OWN_STREAM=600 bash tests/bench.sh    # the own trigger for 10 minutes
-#   BENCH_KERNEL=7.2 bash tests/bench.sh        # another test kernel: the RFC too
+#   BENCH_KERNEL=7.3 bash tests/bench.sh        # another test kernel: the RFC too
 #
 # BENCH_STREAM: seconds of each counted stream (default 60); BENCH_OWN_STREAM:
 # of the stream on the own trigger alone (default BENCH_STREAM); BENCH_POWER:
