@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # The review of issue 19, one check per defect (numbered as in the issue);
-# each check failed on the driver before the fix. Defect 3 has none, and 7
-# and 8 are checked with the behaviour's other checks (below).
+# each check failed on the driver before the fix. Defect 3 has none, and 5,
+# 7 and 8 are checked with the behaviour's other checks (below).
 
 plan 7
 A=0x5c
