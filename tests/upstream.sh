@@ -177,20 +177,26 @@ findings=$({ yamllint -f parsable -c "$kdir/Documentation/devicetree/bindings/.y
 tap_result "upstream: the patched st,st-sensors.yaml passes yamllint and dt-doc-validate" \
 	"$([ -z "$findings" ] && echo 0 || echo 1)" "$(echo "$findings" | head -n 3 | tr '\n' ' ')"
 [ -z "$findings" ] || rc=1
+# The same node without its interrupts: what tells the finding's cause, as
+# dtschema from 2024 on no longer names the property in it.
+grep -v 'interrupts = ' "$bdir/node.dts" > "$bdir/plain.dts"
+dtc -q -O dtb -o "$bdir/plain.dtb" "$bdir/plain.dts"
 for w in before after; do
 	dt-mk-schema -j "$bdir/$w" > "$bdir/$w.json" 2> "$bdir/$w.mk.log" || true
 	dt-validate -s "$bdir/$w.json" "$bdir/node.dtb" > "$bdir/$w.log" 2>&1 || true
 done
+dt-validate -s "$bdir/after.json" "$bdir/plain.dtb" > "$bdir/plain.log" 2>&1 || true
 # dt-validate reports on stdout and exits 0: its lines are the verdict.
-if grep -q 'interrupts: False schema does not allow' "$bdir/after.log"; then
+if [ -s "$bdir/after.json" ] && grep -q 'pressure@5c.*False schema does not allow' "$bdir/after.log" &&
+	! grep -q 'pressure@5c' "$bdir/plain.log"; then
 	tap_result "upstream: with the series, dt-validate refuses interrupts on st,lps001wp-press" 0
 else
 	tap_result "upstream: with the series, dt-validate refuses interrupts on st,lps001wp-press" 1 \
-		"dt-validate said: $(tr '\n' ' ' < "$bdir/after.log")"
+		"dt-validate said: $(tr '\n' ' ' < "$bdir/after.log"); without interrupts: $(tr '\n' ' ' < "$bdir/plain.log")"
 	rc=1
 fi
 # What the patch changes: the same node passed the unpatched binding.
-if [ -s "$bdir/before.json" ] && ! grep -q 'interrupts' "$bdir/before.log"; then
+if [ -s "$bdir/before.json" ] && ! grep -q 'pressure@5c' "$bdir/before.log"; then
 	tap_result "upstream: without the series, the same node validated (the rule named st,lps001wp)" 0
 else
 	tap_result "upstream: without the series, the same node validated (the rule named st,lps001wp)" 1 \
