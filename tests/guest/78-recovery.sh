@@ -13,6 +13,12 @@ load_modules
 REL=/sys/power/pm_test
 RISING="type=pressure channel=1 evtype=thresh dir=rising"
 
+# new_configured: a client with the configuration CONFIGURED describes
+new_configured() {
+	new_client irq=rising
+	echo 1234 > "$D/in_pressure1_reference_raw"
+	echo 300 > "$D/events/in_pressure1_thresh_either_value"
+}
 # configured: DELTA with reference 1234, and the registers a loss resets:
 # REF_P, THS_P (300) and INT_CFG (LIR, events off)
 CONFIGURED="-14978 0xd2 0x04 0x2c 0x01 0x04"
@@ -61,9 +67,7 @@ suspend_resume() {
 }
 
 # ---- 1: a loss while the chip stays on is found at the next read ----
-new_client irq=rising
-echo 1234 > "$D/in_pressure1_reference_raw"
-echo 300 > "$D/events/in_pressure1_thresh_either_value"
+new_configured
 echo on > "$PWR/control"
 cat "$D/in_pressure_raw" > /dev/null
 supply_loss
@@ -93,9 +97,7 @@ echo $A > "$SIM"/delete_device
 
 # ---- the configuration after a loss, on the other paths ----
 # while suspended
-new_client irq=rising
-echo 1234 > "$D/in_pressure1_reference_raw"
-echo 300 > "$D/events/in_pressure1_thresh_either_value"
+new_configured
 check_true "loss while idle: idle before the registers are lost" wait_for 4 idle
 supply_loss
 hold_on
@@ -104,9 +106,7 @@ let_go
 echo $A > "$SIM"/delete_device
 
 # while a buffer runs: seen at the next resume
-new_client irq=rising
-echo 1234 > "$D/in_pressure1_reference_raw"
-echo 300 > "$D/events/in_pressure1_thresh_either_value"
+new_configured
 enable_scan pressure
 echo 1 > "$D/buffer/enable"
 scans 2 2 > /dev/null
@@ -119,9 +119,7 @@ let_go
 echo $A > "$SIM"/delete_device
 
 # at once after a read that failed, or after its suspend
-new_client irq=rising
-echo 1234 > "$D/in_pressure1_reference_raw"
-echo 300 > "$D/events/in_pressure1_thresh_either_value"
+new_configured
 bad=
 failed=0
 for f in "eio_every 2" "eio_every 3" "eio_every 4" "eio_every 5" "nak_every 3"; do
@@ -187,9 +185,7 @@ echo $A > "$SIM"/delete_device
 
 # ---- 5: a failed write, then a loss: the old value, no garbage sample ----
 echo first_sample=garbage > "$SIM"/5c/variant
-new_client irq=rising
-echo 1234 > "$D/in_pressure1_reference_raw"
-echo 300 > "$D/events/in_pressure1_thresh_either_value"
+new_configured
 echo on > "$PWR/control"
 cat "$D/in_pressure_raw" > /dev/null
 echo "eio 1" > "$SIM"/5c/fault
