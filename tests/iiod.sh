@@ -171,9 +171,24 @@ ok*) tap "iio_readdev -u: every scan on the ramp, in order" 0 "${verdict#ok }" ;
 *) tap "iio_readdev -u: every scan on the ramp, in order" 1 "$verdict" ;;
 esac
 
-# Left for the guest to check in sysfs
-run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 > /dev/null
-tap "iio_attr -u: write sampling_frequency 7 for the guest to see" "$?"
+# Left for the guest to check in sysfs. iio_readdev returns before iiod's
+# reader thread has disabled the buffer (it may still wait out a block of
+# 16 samples), and until then the driver refuses the write with -EBUSY:
+# that refusal is the state polled, any other error fails at once.
+tries=0
+while :; do
+	tries=$(( tries + 1 ))
+	echo "\$ iio_attr -u $uri -d $ready sampling_frequency 7" >> "$log"
+	timeout --kill-after=5 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 \
+		> /dev/null 2> "$work/busy"
+	rc=$?
+	cat "$work/busy" >> "$log"
+	if [ "$rc" = 0 ] || [ "$tries" -ge 60 ] || ! grep -qi busy "$work/busy"; then
+		break
+	fi
+	sleep 0.5
+done
+tap "iio_attr -u: write sampling_frequency 7 for the guest to see" "$rc" "after $tries tries"
 
 # ---- tell the guest to finish; wait for it ----
 # shellcheck disable=SC2016 # $1 is for the inner shell
