@@ -175,12 +175,13 @@ esac
 # reader thread has disabled the buffer (it may still wait out a block of
 # 16 samples), and until then the driver refuses the write with -EBUSY:
 # that refusal is the state polled, any other error fails at once.
+# iio_attr prints "ERROR: Device or resource busy while writing" on stdout.
 tries=0
 while :; do
 	tries=$(( tries + 1 ))
 	echo "\$ iio_attr -u $uri -d $ready sampling_frequency 7" >> "$log"
 	timeout --kill-after=5 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 \
-		> /dev/null 2> "$work/busy"
+		> "$work/busy" 2>&1
 	rc=$?
 	cat "$work/busy" >> "$log"
 	if [ "$rc" = 0 ] || [ "$tries" -ge 60 ] || ! grep -qi busy "$work/busy"; then
@@ -188,7 +189,8 @@ while :; do
 	fi
 	sleep 0.5
 done
-tap "iio_attr -u: write sampling_frequency 7 for the guest to see" "$rc" "after $tries tries"
+tap "iio_attr -u: write sampling_frequency 7 for the guest to see" "$rc" \
+	"after $tries tries$([ "$rc" = 0 ] || echo ", see $log")"
 
 # ---- tell the guest to finish; wait for it ----
 # shellcheck disable=SC2016 # $1 is for the inner shell
