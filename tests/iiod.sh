@@ -179,9 +179,7 @@ esac
 tries=0
 while :; do
 	tries=$(( tries + 1 ))
-	echo "\$ iio_attr -u $uri -d $ready sampling_frequency 7" >> "$log"
-	timeout --kill-after=5 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 \
-		> "$work/busy" 2>&1
+	run 30 iio_attr -u "$uri" -d "$ready" sampling_frequency 7 > "$work/busy"
 	rc=$?
 	cat "$work/busy" >> "$log"
 	if [ "$rc" = 0 ] || [ "$tries" -ge 60 ] || ! grep -qi busy "$work/busy"; then
