@@ -98,7 +98,7 @@ struct lps_sim_chip {
 	ktime_t turn_on_until;		/* NAKs everything before this */
 	unsigned int fault_delay_us;	/* read locklessly by lps_sim_xfer */
 	u64 fault_fired;		/* transfers failed since the last arming */
-	int fault_fired_reg;		/* the last one's register, -1: none */
+	int fault_fired_reg;		/* the first one's register, -1: none */
 
 	unsigned int virq[LPS_SIM_NUM_PADS];
 	struct i2c_client *client;

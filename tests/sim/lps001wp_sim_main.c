@@ -199,10 +199,14 @@ static int lps_sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
 		spin_unlock_irq(&c->lock);
 		ret = lps_sim_fault(c);
 		if (ret) {
-			c->fault_fired++;
-			/* the register addressed: SUB, the first byte written */
-			c->fault_fired_reg = !(msgs[0].flags & I2C_M_RD) && msgs[0].len ?
-					     msgs[0].buf[0] & 0x7f : -1;
+			/*
+			 * The first one's register (SUB, the first byte written):
+			 * what a driver does after a failure fails too under
+			 * eio_every, and must not hide what failed first.
+			 */
+			if (!c->fault_fired++)
+				c->fault_fired_reg = !(msgs[0].flags & I2C_M_RD) && msgs[0].len ?
+						     msgs[0].buf[0] & 0x7f : -1;
 			goto out;
 		}
 	}

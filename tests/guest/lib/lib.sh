@@ -300,8 +300,8 @@ fault_fired() {
 	field "$SIM/${1:-5c}/fault" fired && [ "$FIELD" -ge "${2:-1}" ]
 }
 
-# fault_hit_reg CHIP REG: the last transfer a fault failed addressed REG
-# (0xNN, as the fault file prints it).
+# fault_hit_reg CHIP REG: the first transfer a fault failed since it was
+# armed addressed REG (0xNN, as the fault file prints it).
 fault_hit_reg() {
 	field "$SIM/$1/fault" fired_reg && [ "$FIELD" = "$2" ]
 }
